@@ -1,0 +1,45 @@
+# policybot — `make run` and `make test` each set up .venv when missing, then act.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: run test lint typecheck unit bench eval clean system-deps
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# torch first, pinned to the CPU build on disk: an unpinned torch would pull GBs of CUDA wheels.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --disable-pip-version-check torch==2.13.0
+	$(BIN)/pip install -q --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+# OCR needs the tesseract binary (Debian package); skipped quietly when apt is unavailable.
+system-deps:
+	@command -v tesseract >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null) \
+	  || echo "note: tesseract not installed; scanned PDFs will be reported as needing OCR"; }
+
+run: $(STAMP)
+	$(BIN)/policybot run
+
+lint: $(STAMP)
+	$(BIN)/ruff check core indexer bot policybot tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python bench/indexing.py
+
+clean:
+	rm -rf $(VENV) .policybot .pytest_cache .mypy_cache .ruff_cache

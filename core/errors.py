@@ -1,0 +1,41 @@
+"""The one exception hierarchy of policybot.
+
+Every error a user can cause or fix derives from :class:`PolicybotError`; its message says what went
+wrong *and what to do*. The CLI and the Slack renderer turn these into user text in one place each.
+"""
+
+from __future__ import annotations
+
+
+class PolicybotError(Exception):
+    """Base class: a problem with a message fit to show a user (it names the file or key and the fix)."""
+
+
+class ConfigError(PolicybotError):
+    """`config.yaml` (or a CLI override) holds an unknown key or a bad value; the message names both."""
+
+
+class ExtractionError(PolicybotError):
+    """A policy file could not be read (encrypted, truncated, empty, mislabelled, ...).
+
+    The message is one line, recorded in the documents table as the file's failure reason.
+    """
+
+
+class IndexLockedError(PolicybotError):
+    """Another indexer already writes to this data dir (one writer only)."""
+
+
+class StoreError(PolicybotError):
+    """The LanceDB store under the data dir is missing, unreadable or of another schema version."""
+
+
+class ProviderError(PolicybotError):
+    """An answer provider (LLM) failed: timeout, HTTP error, blocked or empty answer.
+
+    The fallback chain catches it and tries the next provider.
+    """
+
+
+class ModelLoadError(PolicybotError):
+    """An embedding or reranker model could not be loaded from the configured name or path."""

@@ -1,0 +1,50 @@
+"""The config fingerprint: which settings shape chunks or vectors.
+
+A file is re-embedded only when its content hash or this fingerprint changes. It is a SHA-256 over
+canonical JSON (sorted keys, no spaces) of exactly the settings that shape chunks or vectors — extraction
+options (not its time/memory limits), chunker, embedding model id / dtype / normalisation, keyword
+tokenizer — plus :data:`SCHEMA_VERSION`. Retrieval, rerank, LLM, Slack and cache settings never touch it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from core.config import Settings
+
+SCHEMA_VERSION = 1
+"""Bump when the stored row layout or the extraction/chunking code changes its output."""
+
+
+def fingerprint_inputs(settings: Settings) -> dict[str, object]:
+    """The exact settings the fingerprint covers, as a JSON-able dict."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "extraction": settings.extraction.model_dump(mode="json", exclude={"timeout_s", "memory_mb"}),
+        "chunking": settings.chunking.model_dump(mode="json"),
+        "embedding": settings.embedding.model_dump(mode="json", include={"provider", "model", "dtype",
+                                                                          "normalize"}),
+        "keyword": settings.keyword.model_dump(mode="json"),
+    }
+
+
+def embedding_inputs(settings: Settings) -> dict[str, object]:
+    """What shapes a vector given its text (key of the chunk-level embedding cache)."""
+    return {"schema_version": SCHEMA_VERSION,
+            "embedding": fingerprint_inputs(settings)["embedding"]}
+
+
+def _digest(obj: object) -> str:
+    canonical = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def config_fingerprint(settings: Settings) -> str:
+    """SHA-256 hex of :func:`fingerprint_inputs`."""
+    return _digest(fingerprint_inputs(settings))
+
+
+def embedding_fingerprint(settings: Settings) -> str:
+    """SHA-256 hex of :func:`embedding_inputs`."""
+    return _digest(embedding_inputs(settings))

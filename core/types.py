@@ -1,0 +1,130 @@
+"""Plain dataclasses that flow through the pipeline, in the order data flows:
+
+file → :class:`Block` (extraction) → :class:`Chunk` (chunking) → stored with a vector →
+:class:`ScoredChunk` (retrieval / rerank) → :class:`Answer` with :class:`Citation` (answering).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+BlockKind = Literal["text", "table", "heading"]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One contiguous piece of a document, in reading order.
+
+    Attributes:
+        path: file path relative to the policy root, POSIX separators.
+        text: normalised text (NFKC, de-hyphenated). Tables are GitHub-markdown tables.
+        page: 1-based physical page for PDFs; ``None`` for DOCX/MD/TXT.
+        section: heading path, e.g. ``"Benefits > Maternity"``; ``""`` when unknown.
+        kind: ``"text"``, ``"table"`` or ``"heading"``.
+    """
+
+    path: str
+    text: str
+    page: int | None = None
+    section: str = ""
+    kind: BlockKind = "text"
+
+
+@dataclass(frozen=True)
+class ExtractedDocument:
+    """The result of extracting one file: its blocks in reading order and its page count (0 if none)."""
+
+    path: str
+    blocks: list[Block]
+    pages: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A retrieval unit: a token-bounded run of blocks from one file.
+
+    Attributes:
+        chunk_id: stable id, ``sha256(path, ordinal, text)`` prefix; unique within the index even
+            when the same paragraph repeats in a file (the ordinal differs).
+        path: file path relative to the policy root.
+        text: chunk text (what is embedded and keyword-indexed).
+        page: first page the chunk covers (PDF), else ``None``.
+        page_end: last page the chunk covers (PDF), else ``None``.
+        section: heading path of the chunk's first block.
+        ordinal: 0-based position of the chunk within its file.
+        text_hash: sha256 hex of ``text`` (key of the embedding cache and of answer-cache staleness).
+    """
+
+    chunk_id: str
+    path: str
+    text: str
+    page: int | None
+    page_end: int | None
+    section: str
+    ordinal: int
+    text_hash: str
+
+
+@dataclass(frozen=True)
+class ScoredChunk:
+    """A chunk with its final score (higher is better) and the per-stage scores that produced it."""
+
+    chunk: Chunk
+    score: float
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A source shown under an answer: file, page and section, the score, and the quoted chunk."""
+
+    file: str
+    page: int | None
+    section: str
+    score: float
+    chunk_id: str = ""
+    text_hash: str = ""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of a conversation (thread history), oldest first."""
+
+    role: Literal["user", "assistant"]
+    text: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the answer service returns for one question.
+
+    ``found`` is False when the answer is a refusal ("could not find this in the policies") or a
+    decline (unsafe request). ``provider`` names who produced the text (e.g. ``"extractive"``,
+    ``"gemini:gemini-2.5-flash"``, ``"cache"``). ``timings_ms`` maps stage name to milliseconds.
+    """
+
+    answer: str
+    citations: list[Citation]
+    provider: str
+    cached: bool = False
+    found: bool = True
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    details: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        """The CLI contract: ``{"answer", "citations": [{"file","page","section","score"}],
+        "provider", "cached", "timings_ms"}`` plus extra keys (``found``, ``details``)."""
+        return {
+            "answer": self.answer,
+            "citations": [
+                {"file": c.file, "page": c.page, "section": c.section, "score": round(c.score, 4)}
+                for c in self.citations
+            ],
+            "provider": self.provider,
+            "cached": self.cached,
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "found": self.found,
+            "details": dict(self.details),
+        }
