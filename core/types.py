@@ -112,6 +112,8 @@ class Answer:
     found: bool = True
     timings_ms: dict[str, float] = field(default_factory=dict)
     details: dict[str, str] = field(default_factory=dict)
+    retrieved: list[Citation] = field(default_factory=list)
+    """The chunks retrieval handed to the answerer, best first (for eval's hit@k; not shown)."""
 
     def to_json(self) -> dict[str, object]:
         """The CLI contract: ``{"answer", "citations": [{"file","page","section","score"}],

@@ -1,0 +1,1 @@
+"""Answer providers: LLMs (Gemini, OpenAI-compatible) and the extractive answerer, and the fallback chain."""

@@ -1,0 +1,66 @@
+"""The provider protocol every answer generator implements (LLMs, the extractive answerer, the chain).
+
+The fallback chain is itself an :class:`AnswerProvider`: same interface, tries each in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from core.types import ScoredChunk, Turn
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """What a provider answers from.
+
+    Attributes:
+        question: the (standalone) question.
+        sources: retrieved chunks in rerank order; the prompt numbers them 1..n in this order.
+        history: the conversation so far (oldest first), for follow-ups.
+        augmentations: extra context snippets (config ``llm.keyword_augmentations`` that matched).
+    """
+
+    question: str
+    sources: Sequence[ScoredChunk]
+    history: Sequence[Turn] = ()
+    augmentations: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A provider's answer.
+
+    Attributes:
+        text: the answer text shown to users (never None, never thinking text).
+        cited: 1-based numbers of the sources the answer cites (validated to exist).
+        provider: who produced it, e.g. ``"gemini:gemini-2.5-flash"`` or ``"extractive"``.
+        found: False for "not in the policies" and for declined (unsafe) requests.
+        score: the provider's confidence in 0..1 when it has one (the extractive answerer does).
+        attempts: providers tried before this one, with their failure reasons (chain only).
+    """
+
+    text: str
+    cited: Sequence[int]
+    provider: str
+    found: bool = True
+    score: float | None = None
+    attempts: Sequence[str] = field(default_factory=tuple)
+
+
+class AnswerProvider(Protocol):
+    """Generates a grounded answer from numbered sources."""
+
+    name: str
+
+    def generate(self, request: GenerationRequest) -> Generation:
+        """Answer ``request``. Raises :class:`core.errors.ProviderError` on any failure."""
+        ...
+
+    def stream(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        """Yield text deltas as they arrive, then the final :class:`Generation`.
+
+        Raises :class:`core.errors.ProviderError` (before the first delta where possible)."""
+        ...
