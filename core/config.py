@@ -22,6 +22,11 @@ DEFAULT_IGNORES: tuple[str, ...] = (
 )
 
 
+DEFAULT_REACTIONS: dict[str, Literal["up", "down"]] = {
+    "+1": "up", "white_check_mark": "up", "-1": "down", "x": "down",
+}
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -95,7 +100,10 @@ class RerankSettings(_Section):
     """Second-stage reranker: a cross-encoder, or the offline fallback when it cannot be loaded."""
 
     enabled: bool = True
+    provider: Literal["cross-encoder", "offline", "fake"] = "cross-encoder"
     model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+    dtype: Literal["float32", "bfloat16"] = "bfloat16"
+    max_length: int = Field(256, ge=16, le=512)
     candidates: int = Field(20, ge=1, le=200)
     keep: int = Field(5, ge=1, le=50)
 
@@ -144,9 +152,7 @@ class SlackSettings(_Section):
     channels: dict[str, ChannelSettings] = Field(default_factory=dict)
     default_scope: tuple[str, ...] = ("**",)
     admins: tuple[str, ...] = ()
-    reactions: dict[str, Literal["up", "down"]] = Field(
-        default_factory=lambda: {"+1": "up", "white_check_mark": "up", "-1": "down", "x": "down"}
-    )
+    reactions: dict[str, Literal["up", "down"]] = Field(default_factory=lambda: dict(DEFAULT_REACTIONS))
     user_rate_per_minute: int = Field(10, ge=1)
     channel_rate_per_minute: int = Field(60, ge=1)
     stream: bool = True

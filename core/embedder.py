@@ -86,7 +86,7 @@ class SentenceTransformerEmbedder:
         self._settings = settings
         self.model_id = settings.model
         self.dimension = int(self._model.get_sentence_embedding_dimension() or 0)
-        self.max_tokens = int(self._model.max_seq_length) - 2  # [CLS] and [SEP]
+        self.max_tokens = int(self._model.max_seq_length or 256) - 2  # [CLS] and [SEP]
         log.info("embedder loaded model=%s dim=%d in %.1fs", self.model_id, self.dimension,
                  time.perf_counter() - t0)
 

@@ -1,0 +1,1 @@
+"""Answer providers that need no LLM: the extractive answerer and its helpers."""

@@ -1,0 +1,129 @@
+"""Split chunk text into answer units: sentences, list items and table rows.
+
+Extracted policy text keeps the PDF's hard line breaks inside sentences, so lines are first re-joined,
+except where a line starts a list item (``i.``, ``a)``, ``2.14``, ``•``), is a markdown table row, or
+the previous line ends a clause (``:``/``;``). Joined text is then split at sentence ends
+(``. ! ?`` followed by a capital, digit or bracket). Each list item remembers its *lead*: the nearest
+earlier unit that is not an item of the same list (e.g. ``"iii. Two years waiting period"`` for
+``"a. Cataract"``), so an answer quoting the item can show what it belongs to.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ITEM = re.compile(
+    r"^\s*(?:\(?(?P<roman>[ivxl]{1,5})[.)]|\(?(?P<alpha>[a-z])[.)]|(?P<num>\d{1,2}(?:\.\d{1,2})*[.)]?)\s"
+    r"|(?P<bullet>[•\-*▪●◦]))\s*",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
+_ABBREV_END = re.compile(
+    r"(?:^|\s)(?:co|ltd|no|nos|rs|inr|dr|mr|mrs|ms|st|vs|viz|approx|incl|excl|cl|art|sec|e\.g|i\.e)\.$",
+    re.IGNORECASE,
+)
+MAX_UNIT_CHARS = 600
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One answer unit of a chunk.
+
+    Attributes:
+        text: the sentence, list item or table row (whitespace collapsed).
+        source: 1-based number of the source (chunk) it comes from.
+        position: 0-based order within the source.
+        lead: the heading or lead-in the unit belongs to (``""`` when none).
+        kind: ``"sentence"``, ``"item"`` or ``"row"``.
+    """
+
+    text: str
+    source: int
+    position: int
+    lead: str = ""
+    kind: str = "sentence"
+
+
+def split_units(text: str, source: int) -> list[Unit]:
+    """Answer units of one chunk's ``text``, in reading order (shapes: see :class:`Unit`)."""
+    units: list[Unit] = []
+    for block, kind in _blocks(text):
+        pieces = [block] if kind == "row" else _sentences(block)
+        for piece in pieces:
+            clean = " ".join(piece.split())
+            if len(re.findall(r"[^\W_]", clean)) < 3:
+                continue
+            units.append(Unit(clean, source, len(units), "", kind))
+    return _with_leads(units)
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """Re-join wrapped lines into blocks: (text, kind) with kind ``row``, ``item`` or ``sentence``."""
+    blocks: list[tuple[str, str]] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            blocks.append(("", "break"))
+            continue
+        if line.startswith("|"):
+            if not re.fullmatch(r"[|:\-\s]+", line):
+                blocks.append((line, "row"))
+            continue
+        starts = _ITEM.match(line) is not None
+        prev = blocks[-1] if blocks else ("", "break")
+        if starts or prev[1] in ("break", "row") or prev[0].endswith((":", ";")):
+            blocks.append((line, "item" if starts else "sentence"))
+        else:
+            blocks[-1] = (f"{prev[0]} {line}", prev[1])
+    return [(b, k) for b, k in blocks if k != "break" and b]
+
+
+def _sentences(block: str) -> list[str]:
+    out: list[str] = []
+    for sent in _merge_fragments(_SENTENCE_END.split(block)):
+        while len(sent) > MAX_UNIT_CHARS:  # very long run-ons: cut at a clause boundary
+            cut = max(sent.rfind("; ", 0, MAX_UNIT_CHARS), sent.rfind(", ", 0, MAX_UNIT_CHARS))
+            cut = cut if cut > 100 else MAX_UNIT_CHARS
+            out.append(sent[: cut + 1])
+            sent = sent[cut + 1:].strip()
+        out.append(sent)
+    return out
+
+
+def _merge_fragments(pieces: list[str]) -> list[str]:
+    """Undo splits after abbreviations ("Co.", "Rs.") and bare list markers ("iii.")."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and (_ABBREV_END.search(out[-1]) or len(re.findall(r"[^\W_]+", out[-1])) < 2):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
+
+
+def marker_kind(text: str) -> str:
+    """The list-marker style of ``text``: ``roman``, ``alpha``, ``num``, ``bullet`` or ``""``."""
+    m = _ITEM.match(text)
+    if m is None:
+        return ""
+    return next((k for k in ("roman", "alpha", "num", "bullet") if m.group(k)), "")
+
+
+def _with_leads(units: list[Unit]) -> list[Unit]:
+    out: list[Unit] = []
+    for i, u in enumerate(units):
+        kind = "" if u.kind == "row" else marker_kind(u.text)
+        lead = ""
+        if u.kind == "row":  # a table row's lead is the table's header row
+            j = i
+            while j > 0 and units[j - 1].kind == "row":
+                j -= 1
+            lead = units[j].text if j < i else ""
+        elif kind in ("roman", "alpha", "bullet"):
+            for prev in reversed(units[:i]):
+                if marker_kind(prev.text) != kind:
+                    lead = prev.text
+                    break
+        out.append(Unit(u.text, u.source, u.position, lead, "item" if kind else u.kind))
+    return out

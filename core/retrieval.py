@@ -1,0 +1,180 @@
+"""Hybrid retrieval: vector leg + BM25 leg over the chunks table, fused, optionally reranked.
+
+Data flow of :meth:`HybridRetriever.retrieve`:
+
+question → glossary expansion (both legs) → scope → allowed paths → vector leg (embedding, cosine)
+and BM25 leg (LanceDB native full-text index, query tokenised by :func:`keyword_query`) → fusion
+(:mod:`core.fusion`: reciprocal rank fusion or convex combination, per ``retrieval.fusion``) →
+optional reranker stage → top-k :class:`~core.types.ScoredChunk`.
+
+Retrieval never reads documents outside the scope: both legs are pre-filtered with
+:func:`core.store.path_filter` over the indexed paths that match the scope's folder globs.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import re
+import time
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from core.config import RerankSettings, RetrievalSettings
+from core.embedder import Embedder
+from core.fusion import convex_fusion, reciprocal_rank_fusion
+from core.store import Store, path_filter
+from core.types import Chunk, ScoredChunk
+
+log = logging.getLogger(__name__)
+
+ALL = "**"
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)  # letters and digits; punctuation and FTS syntax split
+
+
+class Reranker(Protocol):
+    """Second-stage reranker (structurally the ``Reranker`` of :mod:`core.rerank`)."""
+
+    name: str
+
+    def rerank(self, question: str, candidates: list[ScoredChunk], keep: int) -> list[ScoredChunk]:
+        """Return the best ``keep`` of ``candidates``, best first, with scores in 0..1."""
+        ...
+
+
+@dataclass(frozen=True)
+class RetrievalResult:
+    """What retrieval hands to the answerer.
+
+    Attributes:
+        chunks: the top-k chunks, best first.
+        query: the question after glossary expansion (what both legs searched for).
+        timings_ms: ``embed``, ``retrieve`` (both legs + fusion) and ``rerank`` in milliseconds.
+        reranker: name of the reranker used, ``""`` when none ran.
+    """
+
+    chunks: list[ScoredChunk]
+    query: str
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    reranker: str = ""
+
+
+def normalise(text: str) -> str:
+    """NFKC-normalise (ligatures like "ﬁ" → "fi", full-width digits) and lowercase ``text``."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def tokenize(text: str) -> list[str]:
+    """Keyword tokens: NFKC, lowercase, split at punctuation and whitespace (``_`` splits too).
+
+    ``"Pre-existing (PED)?"`` → ``["pre", "existing", "ped"]``. Matches the full-text index's own
+    tokenizer (lowercase, punctuation split), so query and index agree.
+    """
+    return _TOKEN.findall(normalise(text))
+
+
+def keyword_query(text: str) -> str:
+    """The BM25 leg's query string: tokens joined by spaces, so no FTS query syntax survives."""
+    return " ".join(tokenize(text))
+
+
+def expand_glossary(question: str, glossary: Mapping[str, str]) -> str:
+    """Append each glossary expansion whose term occurs in ``question`` (``PED`` → ``PED (pre-existing
+    disease)``). All-caps terms match case-sensitively as whole words, others case-insensitively."""
+    out = question
+    for term, expansion in glossary.items():
+        flags = 0 if term.isupper() else re.IGNORECASE
+        pattern = re.compile(rf"(?<!\w){re.escape(term)}(?!\w)", flags)
+        if pattern.search(out) and expansion.lower() not in out.lower():
+            out = pattern.sub(lambda m, e=expansion: f"{m.group(0)} ({e})", out, count=1)
+    return out
+
+
+def in_scope(path: str, scope: Sequence[str]) -> bool:
+    """True when ``path`` (relative, POSIX) matches one of the folder globs of ``scope``.
+
+    ``**`` matches everything; ``hr/**`` and ``hr`` both match every file under ``hr/``; other globs
+    are matched with :func:`fnmatch.fnmatchcase`.
+    """
+    for glob in scope:
+        g = glob.strip().strip("/")
+        if g in (ALL, "*", ""):
+            return True
+        folder = g[:-3] if g.endswith("/**") else g
+        if path.startswith(folder + "/") or fnmatch.fnmatchcase(path, g):
+            return True
+    return False
+
+
+def scope_paths(indexed: Iterable[str], scope: Sequence[str]) -> set[str]:
+    """The indexed paths inside ``scope``."""
+    return {p for p in indexed if in_scope(p, scope)}
+
+
+class HybridRetriever:
+    """Vector + BM25 retrieval over a :class:`~core.store.Store`, fused, then optionally reranked.
+
+    Args:
+        store: the LanceDB store (chunks with vectors and the BM25 full-text index).
+        embedder: embeds the query (use a lazy embedder so the model loads on the first question).
+        settings: ``retrieval`` settings (top_k, candidates per leg, fusion, weights, glossary).
+        reranker: optional second stage; ``None`` keeps the fused order.
+        rerank: ``rerank`` settings (how many fused candidates the reranker sees).
+    """
+
+    def __init__(self, store: Store, embedder: Embedder, settings: RetrievalSettings,
+                 reranker: Reranker | None = None, rerank: RerankSettings | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.reranker = reranker
+        self.rerank_settings = rerank or RerankSettings()
+
+    def retrieve(self, question: str, scope: Sequence[str] = (ALL,), top_k: int | None = None) -> RetrievalResult:
+        """Top ``top_k`` (default ``retrieval.top_k``) chunks for ``question`` within ``scope``.
+
+        Returns an empty result (never raises) when nothing is indexed or nothing is in scope.
+        """
+        k = top_k or self.settings.top_k
+        query = expand_glossary(question, self.settings.glossary)
+        timings: dict[str, float] = {"embed": 0.0, "retrieve": 0.0, "rerank": 0.0}
+        where = self._where(scope)
+        if where == "false" or self.store.count_chunks() == 0 or not tokenize(query):
+            return RetrievalResult([], query, timings)
+        t0 = time.perf_counter()
+        vector = self.embedder.embed([query])[0]
+        t1 = time.perf_counter()
+        fused = self._fuse(vector, query, where)
+        t2 = time.perf_counter()
+        chunks, name = self._rerank(question, fused, k)
+        t3 = time.perf_counter()
+        timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
+        log.info("retrieved %d of %d candidates (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
+                 len(chunks), len(fused), timings["embed"], timings["retrieve"], timings["rerank"])
+        return RetrievalResult(chunks, query, timings, name)
+
+    def _where(self, scope: Sequence[str]) -> str | None:
+        """``None`` when the scope covers every indexed document, else a path filter."""
+        if any(g.strip().strip("/") in (ALL, "*", "") for g in scope):
+            return None
+        indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
+        return path_filter(sorted(scope_paths(indexed, scope)))
+
+    def _fuse(self, vector: object, query: str, where: str | None) -> list[ScoredChunk]:
+        n = self.settings.candidates
+        legs: dict[str, list[tuple[Chunk, float]]] = {
+            "vector": self.store.vector_search(vector, n, where),  # type: ignore[arg-type]
+            "keyword": self.store.keyword_search(keyword_query(query), n, where),
+        }
+        weights = {"vector": self.settings.vector_weight, "keyword": self.settings.keyword_weight}
+        if self.settings.fusion == "convex":
+            return convex_fusion(legs, weights)
+        return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
+
+    def _rerank(self, question: str, fused: list[ScoredChunk], k: int) -> tuple[list[ScoredChunk], str]:
+        if self.reranker is None or not fused:
+            return fused[:k], ""
+        pool = fused[: max(k, self.rerank_settings.candidates)]
+        return self.reranker.rerank(question, pool, keep=k), self.reranker.name

@@ -1,0 +1,92 @@
+"""Text normalisation shared by every extractor.
+
+- NFKC (Unicode TR #15) folds compatibility characters such as the ligature "ﬁ" into "fi".
+- Words hyphenated at a line end ("Versiche-\\nrungsbedingungen") are joined, unless the hyphenated
+  form also appears inside a line elsewhere in the document ("pre-existing"): then the hyphen stays.
+- Header/footer lines that repeat on at least ``repeated_line_ratio`` of the pages are dropped
+  (digits are masked first, so "Page 3 of 25" matches "Page 4 of 25").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections import Counter
+
+log = logging.getLogger(__name__)
+
+_LINE_END_HYPHEN = re.compile(r"(\w+) ?-\n[ \t]*([a-zà-öø-ÿ]\w*)")
+_INLINE_HYPHEN = re.compile(r"\b(\w+)-(\w+)\b")
+_DIGITS = re.compile(r"\d+")
+_SPACES = re.compile(r"[ \t\u00a0]+")
+_MIN_PAGES_FOR_REPEATS = 3
+
+
+def nfkc(text: str) -> str:
+    """NFKC-normalise, drop NUL/soft hyphens, collapse runs of spaces and strip line ends."""
+    text = unicodedata.normalize("NFKC", text).replace("\x00", "").replace("\u00ad", "")
+    return "\n".join(_SPACES.sub(" ", line).strip() for line in text.splitlines())
+
+
+def join_hyphenated(text: str, keep: set[str] | None = None) -> str:
+    """Join ``word-\\nword`` into ``wordword``; keep the hyphen when ``left-right`` (lowercase) is in
+    ``keep`` (hyphenated words seen inside lines; default: those of ``text`` itself)."""
+    keep = hyphenated_words(text) if keep is None else keep
+
+    def fix(m: re.Match[str]) -> str:
+        left, right = m.group(1), m.group(2)
+        if f"{left}-{right}".lower() in keep:
+            return f"{left}-{right}"
+        return left + right
+
+    return _LINE_END_HYPHEN.sub(fix, text)
+
+
+def hyphenated_words(text: str) -> set[str]:
+    """Lowercase ``left-right`` words that occur inside a line (not broken at a line end)."""
+    return {m.group(0).lower() for line in text.splitlines() for m in _INLINE_HYPHEN.finditer(line)}
+
+
+def _line_key(line: str) -> str:
+    return _DIGITS.sub("#", line.strip().lower())
+
+
+def repeated_lines(pages: list[str], ratio: float) -> set[str]:
+    """Keys (digit-masked, lowercase) of lines found on at least ``ratio`` of ``pages``.
+
+    Only documents of 3 pages or more have headers to drop; blank lines never count.
+    """
+    if len(pages) < _MIN_PAGES_FOR_REPEATS:
+        return set()
+    counts: Counter[str] = Counter()
+    for page in pages:
+        counts.update({_line_key(line) for line in page.splitlines() if line.strip()})
+    threshold = max(2.0, ratio * len(pages))
+    return {key for key, n in counts.items() if n >= threshold}
+
+
+def drop_lines(page: str, keys: set[str]) -> str:
+    """``page`` without the lines whose key is in ``keys``."""
+    if not keys:
+        return page
+    return "\n".join(line for line in page.splitlines() if _line_key(line) not in keys)
+
+
+def normalize_pages(pages: list[str], repeated_line_ratio: float) -> list[str]:
+    """NFKC every page, drop repeated header/footer lines, join line-end hyphenation.
+
+    Args:
+        pages: raw text per page (index 0 = page 1).
+        repeated_line_ratio: share of pages (0–1] a line must appear on to count as header/footer.
+
+    Returns:
+        Normalised text per page, same length as ``pages``.
+    """
+    clean = [nfkc(p) for p in pages]
+    keys = repeated_lines(clean, repeated_line_ratio)
+    if keys:
+        log.debug("dropping %d repeated header/footer lines", len(keys))
+    clean = [drop_lines(p, keys) for p in clean]
+    keep = hyphenated_words("\n".join(clean))
+    return [join_hyphenated(p, keep) for p in clean]

@@ -1,0 +1,66 @@
+"""GitHub-flavoured markdown tables (https://github.github.com/gfm/#tables-extension-).
+
+Tables from PDFs (pdfplumber) and DOCX (python-docx) become markdown text so one chunk carries a
+whole table, or, when too large, parts that each repeat the header row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from indexer.extract.normalize import nfkc
+
+Row = Sequence[str | None]
+
+
+def clean_rows(rows: Sequence[Row]) -> list[list[str]]:
+    """Normalise cells (NFKC, one line, ``|`` escaped), pad rows to equal width and drop empty rows
+    and columns. Returns [] when fewer than 2 rows or 2 columns carry text."""
+    cells = [[nfkc(c or "").replace("\n", " ").replace("|", "\\|").strip() for c in r] for r in rows]
+    width = max((len(r) for r in cells), default=0)
+    cells = [r + [""] * (width - len(r)) for r in cells if any(r)]
+    keep = [j for j in range(width) if any(r[j] for r in cells)]
+    cells = [[r[j] for j in keep] for r in cells]
+    if len(cells) < 2 or len(keep) < 2:
+        return []
+    return cells
+
+
+def _line(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def header_lines(rows: list[list[str]]) -> list[str]:
+    """The header row and the ``| --- |`` delimiter row of ``rows`` (first row is the header)."""
+    return [_line(rows[0]), _line(["---"] * len(rows[0]))]
+
+
+def to_markdown(rows: list[list[str]]) -> str:
+    """All of ``rows`` (as returned by :func:`clean_rows`) as one markdown table."""
+    return "\n".join(header_lines(rows) + [_line(r) for r in rows[1:]])
+
+
+def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
+    """Split a markdown table into parts for which ``fits(part)`` holds; every part starts with the
+    header and delimiter rows. A single body row that is still too large is returned alone (the
+    chunker splits it as text).
+
+    Args:
+        table: markdown table text (header line, delimiter line, body lines).
+        fits: predicate on a candidate part, e.g. "at most N tokens".
+    """
+    if fits(table):
+        return [table]
+    lines = table.split("\n")
+    head, body = lines[:2], lines[2:]
+    parts: list[str] = []
+    current: list[str] = []
+    for row in body:
+        candidate = "\n".join(head + current + [row])
+        if current and not fits(candidate):
+            parts.append("\n".join(head + current))
+            current = []
+        current.append(row)
+    if current:
+        parts.append("\n".join(head + current))
+    return parts
