@@ -125,6 +125,8 @@ class LLMProviderSettings(_Section):
     api_key_env: str | None = None
     timeout_s: float = Field(30.0, gt=0)
     max_retries: int = Field(2, ge=0, le=10)
+    backoff_s: float = Field(1.0, ge=0)
+    max_wait_s: float = Field(30.0, ge=0)
 
 
 class LLMSettings(_Section):

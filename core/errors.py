@@ -39,3 +39,7 @@ class ProviderError(PolicybotError):
 
 class ModelLoadError(PolicybotError):
     """An embedding or reranker model could not be loaded from the configured name or path."""
+
+
+class DatasetError(PolicybotError):
+    """An eval question set (QA YAML) is unreadable or malformed; the message names the file, item and field."""

@@ -2,7 +2,8 @@
 
 Two methods, chosen by ``retrieval.fusion``:
 
-- :func:`reciprocal_rank_fusion`: score(d) = Σ_leg w_leg / (k + rank_leg(d)), ranks 1-based.
+- :func:`reciprocal_rank_fusion`: score(d) = Σ_leg w_leg / (k + rank_leg(d)), ranks 1-based, divided by
+  its maximum Σ_leg w_leg / (k + 1) so that 1.0 means "first in every leg" (the order is unchanged).
   Cormack, Clarke & Büttcher, "Reciprocal Rank Fusion outperforms Condorcet and individual Rank
   Learning Methods", SIGIR 2009 (k = 60 there).
 - :func:`convex_fusion`: score(d) = Σ_leg w_leg · minmax_leg(d) / Σ w, a convex combination of
@@ -33,14 +34,16 @@ def reciprocal_rank_fusion(
         k: the RRF constant (> 0); larger k flattens the contribution of top ranks.
 
     Returns:
-        ScoredChunks best first; ``score`` is the fused score in [0, Σw/(k+1)], ``scores`` holds each
+        ScoredChunks best first; ``score`` is the fused score scaled to [0, 1], ``scores`` holds each
         leg's raw score and 1-based rank (``"<leg>"``, ``"<leg>_rank"``) plus ``"fused"``.
     """
+    total_w = sum(max(0.0, weights.get(name, 1.0)) for name in legs) or 1.0
+    top = total_w / (k + 1)
     fused: dict[str, float] = {}
     for name, results in legs.items():
         w = max(0.0, weights.get(name, 1.0))
         for rank, (chunk, _score) in enumerate(results, start=1):
-            fused[chunk.chunk_id] = fused.get(chunk.chunk_id, 0.0) + w / (k + rank)
+            fused[chunk.chunk_id] = fused.get(chunk.chunk_id, 0.0) + w / (k + rank) / top
     return _assemble(legs, fused)
 
 

@@ -86,6 +86,8 @@ class Citation:
     score: float
     chunk_id: str = ""
     text_hash: str = ""
+    page_end: int | None = None
+    """Last page the quoted chunk covers (PDF); ``None`` when unknown or same as ``page``."""
 
 
 @dataclass(frozen=True)

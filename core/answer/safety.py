@@ -1,7 +1,8 @@
 """Explainable pattern rules that spot requests to deceive or defraud (falsify a bill, fake a claim).
 
-A request is declined when it asks *how to* alter, fake or hide something (a falsifying verb near a
-document or fact an insurer or employer relies on), or names fraud/deception as the goal. Each rule
+A request is declined when it pairs a falsifying verb (forge, fake, backdate…) with a document an insurer
+or employer relies on, asks to make something *look like* what it is not, names fraud or deception as
+the goal, or asks how to avoid being noticed. Plain "change my claim" questions are not declined. Each rule
 has a name, so a decline can say which rule fired (logged, and kept in the answer's details).
 """
 
@@ -9,19 +10,19 @@ from __future__ import annotations
 
 import re
 
-_FALSIFY = (r"(?:change|alter|edit|modify|fake|forge|falsif\w*|fabricat\w*|backdat\w*|doctor|tamper\w*"
-            r"|manipulat\w*|inflate|pad|photoshop|make up|cook)")
-_DOCUMENT = (r"(?:bill|invoice|receipt|date|dates|record|records|report|certificate|prescription"
-             r"|document|documents|discharge summary|timesheet|expense|expenses|claim|diagnosis|signature)")
+_FALSIFY = (r"(?:fake|forge|forging|falsif\w*|fabricat\w*|backdat\w*|doctor|tamper\w*|photoshop"
+            r"|inflate|pad)")
+_DOCUMENT = (r"(?:bills?|invoices?|receipts?|dates?|records?|reports?|certificates?|prescriptions?"
+             r"|documents?|discharge summary|timesheets?|expenses?|claims?|diagnosis|signatures?)")
 
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("falsify-document", re.compile(rf"\b{_FALSIFY}\b(?:\W+\w+){{0,6}}?\W+{_DOCUMENT}\b", re.I)),
-    ("make-it-look", re.compile(r"\b(?:so (?:that )?(?:it|my \w+|the \w+) (?:looks?|appears?|seems?) like"
-                                r"|make (?:it|my \w+|the \w+) (?:look|appear|seem))\b", re.I)),
-    ("fraud-goal", re.compile(r"\b(?:commit|get away with|help me with|how (?:do|can|could) i)\b"
-                              r"(?:\W+\w+){0,4}?\W+(?:fraud|scam|cheat\w*|decei\w+|deceiv\w*|lie to|mislead)\b",
-                              re.I)),
-    ("evade-detection", re.compile(r"\bwithout (?:the (?:insurer|insurance company|company|auditor|hr)|"
+    ("make-it-look", re.compile(r"\b(?:so(?: that)?|to make)\W+(?:\w+\W+){1,12}?"
+                                r"(?:looks?|appears?|seems?) (?:like|as if|as though)\b", re.I)),
+    ("fraud-goal", re.compile(r"\b(?:(?:commit|get away with)\W+(?:\w+\W+){0,3}?(?:fraud|a scam)"
+                              r"|(?:help me|how (?:do|can|could|should) i)\W+(?:\w+\W+){0,4}?"
+                              r"(?:cheat|deceive|trick|mislead|lie to|scam|defraud))\b", re.I)),
+    ("evade-detection", re.compile(r"\bwithout (?:the (?:insurer|insurance company|company|auditors?|hr)|"
                                    r"anyone|them) (?:noticing|finding out|knowing)\b", re.I)),
 )
 

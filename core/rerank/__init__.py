@@ -15,7 +15,7 @@ Heavy libraries (torch, sentence-transformers) are imported lazily inside the re
 """
 
 from core.rerank.base import FakeReranker, PassthroughReranker, Reranker, rescore
-from core.rerank.factory import make_reranker
+from core.rerank.factory import make_reranker, predict_reranker
 from core.rerank.offline import OfflineReranker
 
 __all__ = [
@@ -24,5 +24,6 @@ __all__ = [
     "PassthroughReranker",
     "Reranker",
     "make_reranker",
+    "predict_reranker",
     "rescore",
 ]

@@ -1,10 +1,12 @@
-"""Builds the reranker named by ``rerank`` settings, once, in the composition root."""
+"""Builds the reranker named by ``rerank`` settings, once, in the composition root; and predicts,
+without loading any model, which reranker will run (for ``policybot status``)."""
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
-from core.config import Settings
+from core.config import RerankSettings, Settings
 from core.embedder import Embedder
 from core.errors import ModelLoadError
 from core.rerank.base import FakeReranker, PassthroughReranker, Reranker
@@ -12,9 +14,11 @@ from core.rerank.offline import OfflineReranker
 
 log = logging.getLogger(__name__)
 
+OFFLINE_NOTE = "using the offline reranker (embedding max-sim + keyword overlap)"
 
-def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:
-    """Pick the reranker from ``settings.rerank``.
+
+def make_reranker(settings: Settings | RerankSettings, embedder: Embedder) -> Reranker:
+    """Pick the reranker from ``rerank`` settings (the whole Settings or its ``rerank`` section).
 
     * ``enabled: false`` → :class:`PassthroughReranker` (retrieval order, no re-scoring).
     * ``provider: fake`` → :class:`FakeReranker`; ``provider: offline`` → :class:`OfflineReranker`.
@@ -25,7 +29,7 @@ def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:
 
     torch / sentence-transformers are imported only when the cross-encoder is built.
     """
-    rs = settings.rerank
+    rs = settings.rerank if isinstance(settings, Settings) else settings
     if not rs.enabled:
         return PassthroughReranker()
     if rs.provider == "fake":
@@ -37,6 +41,37 @@ def make_reranker(settings: Settings, embedder: Embedder) -> Reranker:
     try:
         return CrossEncoderReranker(rs)
     except ModelLoadError as exc:
-        reason = f"{exc}; using the offline reranker (embedding max-sim + keyword overlap)"
+        reason = f"{exc}; {OFFLINE_NOTE}"
         log.warning("reranker fallback: %s", reason)
         return OfflineReranker(embedder, fallback_reason=reason)
+
+
+def predict_reranker(settings: Settings | RerankSettings) -> dict[str, str | None]:
+    """Which reranker :func:`make_reranker` will build, without loading a model (fast: no torch).
+
+    Returns:
+        ``{"reranker": provider/model, "fallback_reason": None or why the offline reranker will run}``.
+        A cross-encoder counts as available when ``rerank.model`` is a local folder with a
+        ``config.json`` or a hub name whose ``config.json`` is in the local Hugging Face cache;
+        loading can still fail later (corrupt weights), which the answer's details then show.
+    """
+    rs = settings.rerank if isinstance(settings, Settings) else settings
+    if not rs.enabled:
+        return {"reranker": "disabled", "fallback_reason": None}
+    if rs.provider != "cross-encoder":
+        return {"reranker": rs.provider, "fallback_reason": None}
+    found = _model_available(rs.model)
+    reason = None if found else (f"rerank.model: {rs.model!r} is neither a local model folder nor in the "
+                                 f"local Hugging Face cache; {OFFLINE_NOTE}")
+    return {"reranker": f"cross-encoder:{rs.model}", "fallback_reason": reason}
+
+
+def _model_available(model: str) -> bool:
+    path = Path(model).expanduser()
+    if path.is_dir():
+        return (path / "config.json").is_file()
+    if model.count("/") > 1 or path.is_absolute():
+        return False
+    from huggingface_hub import try_to_load_from_cache
+
+    return isinstance(try_to_load_from_cache(model, "config.json"), str)

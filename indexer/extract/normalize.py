@@ -4,7 +4,9 @@
 - Words hyphenated at a line end ("Versiche-\\nrungsbedingungen") are joined, unless the hyphenated
   form also appears inside a line elsewhere in the document ("pre-existing"): then the hyphen stays.
 - Header/footer lines that repeat on at least ``repeated_line_ratio`` of the pages are dropped
-  (digits are masked first, so "Page 3 of 25" matches "Page 4 of 25").
+  (digits are masked first, so "Page 3 of 25" matches "Page 4 of 25"). Only lines near the top
+  (:data:`HEAD_LINES`) or bottom (:data:`FOOT_LINES`) of a page are candidates, so a body sentence that
+  recurs mid-page is kept.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ _INLINE_HYPHEN = re.compile(r"\b(\w+)-(\w+)\b")
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _MIN_PAGES_FOR_REPEATS = 3
+HEAD_LINES = 12
+"""Non-empty lines at the top of a page that may be a header (a 9-line letterhead plus page number
+is seen in the corpus)."""
+FOOT_LINES = 6
+"""Non-empty lines at the bottom of a page that may be a footer."""
 
 
 def nfkc(text: str) -> str:
@@ -52,8 +59,14 @@ def _line_key(line: str) -> str:
     return _DIGITS.sub("#", line.strip().lower())
 
 
+def _edges(lines: list[str]) -> set[int]:
+    """Indexes of the header/footer candidate lines among ``lines`` (blank lines skipped)."""
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    return set(filled[:HEAD_LINES]) | set(filled[-FOOT_LINES:])
+
+
 def repeated_lines(pages: list[str], ratio: float) -> set[str]:
-    """Keys (digit-masked, lowercase) of lines found on at least ``ratio`` of ``pages``.
+    """Keys (digit-masked, lowercase) of header/footer lines found on at least ``ratio`` of ``pages``.
 
     Only documents of 3 pages or more have headers to drop; blank lines never count.
     """
@@ -61,16 +74,19 @@ def repeated_lines(pages: list[str], ratio: float) -> set[str]:
         return set()
     counts: Counter[str] = Counter()
     for page in pages:
-        counts.update({_line_key(line) for line in page.splitlines() if line.strip()})
+        lines = page.splitlines()
+        counts.update({_line_key(lines[i]) for i in _edges(lines)})
     threshold = max(2.0, ratio * len(pages))
     return {key for key, n in counts.items() if n >= threshold}
 
 
 def drop_lines(page: str, keys: set[str]) -> str:
-    """``page`` without the lines whose key is in ``keys``."""
+    """``page`` without its header/footer candidate lines whose key is in ``keys``."""
     if not keys:
         return page
-    return "\n".join(line for line in page.splitlines() if _line_key(line) not in keys)
+    lines = page.splitlines()
+    edges = _edges(lines)
+    return "\n".join(line for i, line in enumerate(lines) if i not in edges or _line_key(line) not in keys)
 
 
 def normalize_pages(pages: list[str], repeated_line_ratio: float) -> list[str]:

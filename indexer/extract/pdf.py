@@ -22,10 +22,9 @@ from pypdf.errors import DependencyError, PdfReadError, PyPdfError
 
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
-from core.tokens import count_tokens
 from core.types import Block, ExtractedDocument
 from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
-from indexer.extract.tables import clean_rows, split_markdown_table, to_markdown
+from indexer.extract.tables import clean_rows, split_markdown_table, to_markdown, within_tokens
 
 log = logging.getLogger(__name__)
 
@@ -103,10 +102,10 @@ def count_rules(page: pypdf.PageObject) -> int:
     """Painted rectangles and stroked line segments in the page's content stream (text objects
     stripped first); ~5 ms a page. Form XObjects are not followed."""
     try:
-        contents = page.get_contents()
-        data = contents.get_data() if contents is not None else b""
-        if not data and contents is not None:
-            data = b"\n".join(s.get_object().get_data() for s in page["/Contents"].get_object())
+        contents = page.get("/Contents")
+        obj = contents.get_object() if contents is not None else None
+        streams = list(obj) if isinstance(obj, pypdf.generic.ArrayObject) else [obj] if obj else []
+        data = b"\n".join(s.get_object().get_data() for s in streams)
     except Exception:  # unreadable stream: let pdfplumber decide
         return TABULAR_MIN_RULES
     return len(_PAINTED_RULE.findall(_TEXT_OBJECT.sub(b" ", data)))
@@ -175,7 +174,7 @@ def _to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSetting
     for page_no, (segs, page_texts) in enumerate(zip(pages, texts, strict=True), start=1):
         for seg, text in zip(segs, page_texts, strict=True):
             if seg.kind == "table":
-                for part in split_markdown_table(text, lambda t: count_tokens(t) <= settings.table_max_tokens):
+                for part in split_markdown_table(text, within_tokens(settings.table_max_tokens)):
                     blocks.append(Block(path=rel, text=part, page=page_no, kind="table"))
                 continue
             text = join_hyphenated(drop_lines(text, keys), keep).strip()

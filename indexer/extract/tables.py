@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from core.tokens import count_tokens
 from indexer.extract.normalize import nfkc
 
 Row = Sequence[str | None]
@@ -64,3 +65,8 @@ def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
     if current:
         parts.append("\n".join(head + current))
     return parts
+
+
+def within_tokens(max_tokens: int) -> Callable[[str], bool]:
+    """Predicate "at most ``max_tokens`` cl100k tokens" for :func:`split_markdown_table`."""
+    return lambda text: count_tokens(text) <= max_tokens

@@ -72,9 +72,9 @@ def safety_block() -> Reply:
     return Reply("safety")
 
 
-def recitation(partial: str = "Partial text that ") -> Reply:
-    """Gemini finishReason RECITATION with a partial text; OpenAI ``content_filter``."""
-    return Reply("recitation", chunks=(partial,))
+def recitation(*partial: str) -> Reply:
+    """Gemini finishReason RECITATION on the last of the ``partial`` chunks; OpenAI ``content_filter``."""
+    return Reply("recitation", chunks=partial or ("Partial text that ",))
 
 
 def prompt_blocked() -> Reply:
@@ -146,10 +146,9 @@ def gemini_merge(events: list[dict[str, Any]]) -> dict[str, Any]:
     last = dict(events[-1])
     if "candidates" not in last:
         return last
-    thoughts = [p for e in events for p in e["candidates"][0]["content"].get("parts", []) if p.get("thought")]
-    text = "".join(
-        p["text"] for e in events for p in e["candidates"][0]["content"].get("parts", []) if not p.get("thought")
-    )
+    all_parts = [p for e in events for p in e["candidates"][0]["content"].get("parts", [])]
+    thoughts = [p for p in all_parts if p.get("thought")]
+    text = "".join(p["text"] for p in all_parts if not p.get("thought"))
     parts = thoughts + ([{"text": text}] if text else [])
     cand = dict(last["candidates"][0], content={"role": "model", "parts": parts})
     return {**last, "candidates": [cand]}

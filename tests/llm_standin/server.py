@@ -5,7 +5,8 @@ Tests script it per model with a queue of :class:`~tests.llm_standin.replies.Rep
 monotonic arrival time) so tests can check what was sent and how long a client waited between retries.
 
 Routes:
-- ``POST /v1beta/models/{model}:generateContent`` (or ``/v1/...``) and ``...:streamGenerateContent?alt=sse`` (Gemini)
+- ``POST /v1beta/models/{model}:generateContent`` and ``...:streamGenerateContent?alt=sse`` (Gemini;
+  ``/v1/models/...`` too)
 - ``POST /v1/chat/completions`` (OpenAI; ``"stream": true`` answers with SSE and ``data: [DONE]``)
 
 An unscripted request gets HTTP 500 naming the model, so a missing script fails loudly.
@@ -54,7 +55,7 @@ class StandIn:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
         self._server.daemon_threads = True
         self._server.block_on_close = False
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -117,8 +118,11 @@ def _make_handler(standin: StandIn) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 return  # the client gave up (timeout): nothing to send
 
-        def _record(self, api: Api, model: str, path: str, body: dict[str, Any], stream: bool) -> r.Reply | None:
-            rec = RecordedRequest(api, model, path, body, dict(self.headers.items()), time.monotonic(), stream)
+        def _record(
+            self, api: Api, model: str, path: str, body: dict[str, Any], stream: bool
+        ) -> r.Reply | None:
+            headers = dict(self.headers.items())
+            rec = RecordedRequest(api, model, path, body, headers, time.monotonic(), stream)
             return standin._next(api, model, rec)
 
         def _gemini(self, path: str, body: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ class ApiError(Exception):
 def _req(args: dict[str, Any], *names: str) -> list[Any]:
     missing = [n for n in names if not args.get(n)]
     if missing:
-        raise ApiError(f"invalid_arguments", errors=[f"missing required field: {n}" for n in missing])
+        raise ApiError("invalid_arguments", errors=[f"missing required field: {n}" for n in missing])
     return [args[n] for n in names]
 
 
@@ -50,7 +50,8 @@ def check_blocks(blocks: Any) -> None:
     if not isinstance(blocks, list):
         raise ApiError("invalid_blocks", errors=["blocks must be an array"])
     if len(blocks) > MAX_BLOCKS:
-        raise ApiError("invalid_blocks", errors=[f"no more than {MAX_BLOCKS} items allowed [json-pointer:/blocks]"])
+        raise ApiError("invalid_blocks",
+                       errors=[f"no more than {MAX_BLOCKS} items allowed [json-pointer:/blocks]"])
     for i, b in enumerate(blocks):
         _check_block(i, b)
 
@@ -91,7 +92,7 @@ def _bot_message(state: Any, ts: str, body: dict[str, Any], thread_ts: str | Non
 
 
 def _channel(state: Any, channel: str) -> dict[str, dict[str, Any]]:
-    if not channel[:1] in {"C", "G", "D"}:
+    if channel[:1] not in {"C", "G", "D"}:
         raise ApiError("channel_not_found")
     return state.messages.setdefault(channel, {})
 

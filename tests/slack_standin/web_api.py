@@ -8,7 +8,6 @@ delays). Response and error shapes follow ``../shared/slack-fixtures/api/``.
 
 from __future__ import annotations
 
-import itertools
 import json
 import threading
 import time
@@ -64,12 +63,17 @@ class SlackState:
     prompts: list[dict[str, Any]] = field(default_factory=list)
     titles: list[dict[str, Any]] = field(default_factory=list)
     socket_url: str | None = None
-    _ts: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    last_us: int = 1718000000_000000  # latest ts handed out or seen, in microseconds
 
     def next_ts(self) -> str:
-        """A fresh message ts, increasing, in Slack's ``seconds.micros`` format."""
-        n = next(self._ts)
-        return f"{1718100000 + n}.{n % 1_000_000:06d}"
+        """A fresh message ts after every ts seen so far, in Slack's ``seconds.micros`` format."""
+        self.last_us += 100
+        return f"{self.last_us // 1_000_000}.{self.last_us % 1_000_000:06d}"
+
+    def see_ts(self, ts: str) -> None:
+        """Note a ts that came from outside (a human message) so later ts are greater."""
+        sec, _, micro = ts.partition(".")
+        self.last_us = max(self.last_us, int(sec) * 1_000_000 + int(micro.ljust(6, "0")[:6]))
 
 
 class SlackStandIn:
@@ -109,6 +113,7 @@ class SlackStandIn:
         """Put a human message into the channel (as if typed in Slack); returns its ts."""
         with self.lock:
             ts = ts or self.state.next_ts()
+            self.state.see_ts(ts)
             msg: dict[str, Any] = {"type": "message", "user": user, "text": text, "ts": ts}
             if thread_ts:
                 msg["thread_ts"] = thread_ts

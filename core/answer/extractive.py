@@ -1,0 +1,173 @@
+"""The extractive answerer: quotes the sentences of the top chunks that best answer the question.
+
+It is an :class:`~core.llm.base.AnswerProvider` that works offline, always (the last link of the LLM
+chain and the default when no LLM is configured). Data flow of :meth:`ExtractiveAnswerer.generate`:
+
+1. decline requests to deceive or defraud (:mod:`core.answer.safety`);
+2. split each source chunk into units (:mod:`core.answer.sentences`);
+3. score each unit (with its list lead-in) against the question:
+   ``score = (w_cov · coverage + w_sem · similarity) · rank discount`` where *coverage* is the
+   IDF-weighted share of the question's (lightly stemmed) content words found in the unit (BM25's
+   IDF, Robertson & Zaragoza 2009, computed over the candidate units, so it is bounded in [0, 1]),
+   *similarity* is the cosine between question and unit embeddings (when an embedder is given) and
+   the *rank discount* mildly prefers units of higher-ranked sources; the score is in [0, 1];
+4. pick up to ``answer.max_sentences`` units greedily (best first; skip near-duplicates and units
+   that add no new question word), quote them with their source numbers;
+5. when the best score is below ``answer.min_score``, say it could not find the answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.answer.safety import DECLINE_TEXT, unsafe_rule
+from core.answer.sentences import Unit, split_units
+from core.config import AnswerSettings
+from core.embedder import Embedder
+from core.llm.base import Generation, GenerationRequest
+from core.retrieval import tokenize
+
+log = logging.getLogger(__name__)
+
+NOT_FOUND_TEXT = (
+    "I couldn't find this in the policies. Try rephrasing the question, or ask HR / the policy owner."
+)
+STOP_WORDS = frozenset(
+    "a an and are as at be been being but by can could did do does doing for from had has have how i if in "
+    "into is it its me my of on or our over so such than that the their them then there these they this "
+    "those to under up was we were what when where which while who whom why will with would you your "
+    "any there's what's am also about after before all any both each few more most other some same own "
+    "just should now get got please tell policy policies".split()
+)
+WEIGHTS_WITH_EMBEDDINGS = (0.6, 0.4)
+"""(coverage, similarity) weights when an embedder is given."""
+WEIGHTS_LEXICAL_ONLY = (1.0, 0.0)
+RANK_DISCOUNT = 0.15
+"""A unit from source r keeps (1 - RANK_DISCOUNT + RANK_DISCOUNT / r) of its score."""
+
+
+@dataclass(frozen=True)
+class ScoredUnit:
+    """A unit with its score and the question words it covers."""
+
+    unit: Unit
+    score: float
+    covered: frozenset[str]
+
+
+class ExtractiveAnswerer:
+    """Answers by quoting source sentences; never calls a network service.
+
+    Args:
+        settings: ``answer`` settings (``min_score`` threshold, ``max_sentences``).
+        embedder: optional; when given, unit/question cosine similarity joins the score.
+    """
+
+    name = "extractive"
+
+    def __init__(self, settings: AnswerSettings, embedder: Embedder | None = None) -> None:
+        self.settings = settings
+        self.embedder = embedder
+
+    def generate(self, request: GenerationRequest) -> Generation:
+        """Quote the best units of ``request.sources`` (see module doc). Never raises."""
+        rule = unsafe_rule(request.question)
+        if rule is not None:
+            log.info("declined: unsafe rule %s", rule)
+            return Generation(DECLINE_TEXT, (), self.name, found=False, score=0.0)
+        ranked = self.score_units(request)
+        best = ranked[0].score if ranked else 0.0
+        if best < self.settings.min_score:
+            log.info("not found: best unit score %.3f < min_score %.3f", best, self.settings.min_score)
+            return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
+        chosen = self._select(ranked)
+        text = " ".join(_render(s.unit) for s in chosen)
+        cited = sorted({s.unit.source for s in chosen})
+        return Generation(text, cited, self.name, found=True, score=round(best, 4))
+
+    def stream(self, request: GenerationRequest) -> Iterator[str | Generation]:
+        """Yield the whole answer text once, then the :class:`Generation`."""
+        gen = self.generate(request)
+        yield gen.text
+        yield gen
+
+    def score_units(self, request: GenerationRequest) -> list[ScoredUnit]:
+        """Every unit of the sources, scored against the question, best first."""
+        units = [u for i, sc in enumerate(request.sources, start=1) for u in split_units(sc.chunk.text, i)]
+        terms = {stem(t) for t in content_terms(request.question)}
+        if not units or not terms:
+            return []
+        unit_terms = [{stem(t) for t in tokenize(f"{u.lead} {u.text}")} for u in units]
+        idf = _idf(terms, unit_terms)
+        total = sum(idf.values())
+        sims = self._similarities(request.question, units)
+        w_cov, w_sem = WEIGHTS_WITH_EMBEDDINGS if sims is not None else WEIGHTS_LEXICAL_ONLY
+        scored = []
+        for i, (u, ut) in enumerate(zip(units, unit_terms, strict=True)):
+            covered = frozenset(terms & ut)
+            coverage = sum(idf[t] for t in covered) / total
+            sim = max(0.0, float(sims[i])) if sims is not None else 0.0
+            rank = 1 - RANK_DISCOUNT + RANK_DISCOUNT / u.source
+            score = (w_cov * coverage + w_sem * sim) * rank
+            scored.append(ScoredUnit(u, score, covered))
+        scored.sort(key=lambda s: -s.score)
+        return scored
+
+    def _similarities(self, question: str, units: Sequence[Unit]) -> np.ndarray | None:
+        if self.embedder is None:
+            return None
+        vecs = self.embedder.embed([question] + [f"{u.lead} {u.text}".strip() for u in units])
+        return np.asarray(vecs[1:] @ vecs[0], dtype=np.float32)
+
+    def _select(self, ranked: list[ScoredUnit]) -> list[ScoredUnit]:
+        """Greedy pick: best first; a later unit must score ≥ half the best, add a question word not
+        yet covered, and not repeat a chosen unit (token Jaccard ≥ 0.6)."""
+        chosen = [ranked[0]]
+        covered = set(ranked[0].covered)
+        for cand in ranked[1:]:
+            if len(chosen) >= self.settings.max_sentences or cand.score < 0.5 * ranked[0].score:
+                break
+            if not (cand.covered - covered) or any(_jaccard(cand.unit, c.unit) >= 0.6 for c in chosen):
+                continue
+            chosen.append(cand)
+            covered |= cand.covered
+        return chosen
+
+
+def content_terms(question: str) -> list[str]:
+    """The question's words minus stop words (tokenised like the keyword leg)."""
+    return [t for t in tokenize(question) if t not in STOP_WORDS]
+
+
+def stem(token: str) -> str:
+    """A light English suffix stripper for matching (``deliveries``→``delivery``, ``limited``→``limit``,
+    ``covers``→``cover``); digits and short words are left alone."""
+    if len(token) <= 3 or token.isdigit():
+        return token
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e"), ("s", "")):
+        if token.endswith(suffix) and not token.endswith(("ss", "us", "is")) and len(token) - len(suffix) >= 3:
+            return token[: len(token) - len(suffix)] + repl
+    return token
+
+
+def _idf(terms: set[str], unit_terms: Sequence[set[str]]) -> dict[str, float]:
+    """BM25 IDF ``ln(1 + (N - n + 0.5) / (n + 0.5))`` (always > 0) of each term over the units."""
+    n_units = len(unit_terms)
+    return {t: math.log(1 + (n_units - (n := sum(t in ut for ut in unit_terms)) + 0.5) / (n + 0.5))
+            for t in terms}
+
+
+def _jaccard(a: Unit, b: Unit) -> float:
+    ta, tb = set(tokenize(a.text)), set(tokenize(b.text))
+    return len(ta & tb) / max(1, len(ta | tb))
+
+
+def _render(unit: Unit) -> str:
+    """The quoted unit with its source number; a list item or table row shows its lead-in first."""
+    lead = f"{unit.lead} … " if unit.lead and unit.kind in ("item", "row") else ""
+    return f"{lead}{unit.text} [{unit.source}]"

@@ -1,0 +1,169 @@
+"""The answer log and the votes on answers, persisted in LanceDB (tables ``answers`` and ``votes``).
+
+Every answer the bot posts is recorded with where it was posted (channel, thread, message ts), who asked
+what, the answer, its citations, the provider and the cached flag. The log gives a thread's history
+back to the answer service (follow-ups such as "And for Plan B?") and maps a reacted-to message back
+to its answer. Votes are one per (answer, user); ``None`` removes a vote. Vote hooks
+(``on_vote(answer_id, user, vote | None)``) let the verified-answer cache follow the votes.
+No Slack imports here: channel and ts are plain strings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import pyarrow as pa
+
+from core.store import sql_str
+from core.types import Citation, Turn
+
+log = logging.getLogger(__name__)
+
+Vote = Literal["up", "down"]
+VoteHook = Callable[[str, str, "Vote | None"], None]
+
+ANSWERS_SCHEMA = pa.schema([
+    ("answer_id", pa.string()), ("channel", pa.string()), ("thread_ts", pa.string()),
+    ("question_ts", pa.string()), ("message_ts", pa.string()), ("parts", pa.string()),
+    ("user", pa.string()), ("question", pa.string()), ("answer", pa.string()),
+    ("citations", pa.string()), ("provider", pa.string()), ("cached", pa.bool_()),
+    ("created_at", pa.float64()),
+])
+VOTES_SCHEMA = pa.schema([
+    ("answer_id", pa.string()), ("user", pa.string()), ("vote", pa.string()), ("updated_at", pa.float64()),
+])
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """One posted answer. ``message_ts`` is its first message; ``parts`` all message ts (long answers
+    are split over several messages); ``question_ts`` the asking message; times are unix seconds."""
+
+    answer_id: str
+    channel: str
+    thread_ts: str
+    question_ts: str
+    message_ts: str
+    user: str
+    question: str
+    answer: str
+    citations: list[Citation] = field(default_factory=list)
+    provider: str = ""
+    cached: bool = False
+    parts: tuple[str, ...] = ()
+    created_at: float = 0.0
+
+    def turns(self) -> list[Turn]:
+        """The question and the answer as two history turns."""
+        return [Turn("user", self.question), Turn("assistant", self.answer)]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Vote counts of one answer: ``up`` and ``down`` distinct users."""
+
+    up: int = 0
+    down: int = 0
+
+    @property
+    def net(self) -> int:
+        """``up - down``."""
+        return self.up - self.down
+
+
+class AnswerLog:
+    """Answers and votes in the LanceDB database ``db`` (pass ``core.store.Store(data_dir).db``).
+
+    Thread-safe: writes are serialised by a lock. Raises nothing for unknown ids (returns None/empty).
+    """
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+        self._lock = threading.Lock()
+        self._answers = db.create_table("answers", schema=ANSWERS_SCHEMA, exist_ok=True)
+        self._votes = db.create_table("votes", schema=VOTES_SCHEMA, exist_ok=True)
+        self._hooks: list[VoteHook] = []
+
+    # ---- answers ---------------------------------------------------------------------------
+    def record(self, rec: AnswerRecord) -> None:
+        """Append ``rec`` to the log."""
+        row = asdict(rec) | {
+            "citations": json.dumps([asdict(c) for c in rec.citations]),
+            "parts": " ".join(rec.parts or (rec.message_ts,)),
+            "created_at": rec.created_at or time.time(),
+        }
+        with self._lock:
+            self._answers.add(pa.Table.from_pylist([row], schema=ANSWERS_SCHEMA))
+        log.info("answer %s logged (channel %s, thread %s)", rec.answer_id, rec.channel, rec.thread_ts)
+
+    def get(self, answer_id: str) -> AnswerRecord | None:
+        """The answer with ``answer_id``, or None."""
+        rows = self._query(f"answer_id = {sql_str(answer_id)}")
+        return rows[0] if rows else None
+
+    def find_by_message(self, channel: str, ts: str) -> AnswerRecord | None:
+        """The answer of which the message ``(channel, ts)`` is a part, or None (not an answer)."""
+        where = f"channel = {sql_str(channel)} AND parts LIKE {sql_str('%' + ts + '%')}"
+        rows = [r for r in self._query(where) if ts in r.parts]
+        return rows[0] if rows else None
+
+    def thread(self, channel: str, thread_ts: str) -> list[AnswerRecord]:
+        """Answers posted in the thread, oldest question first."""
+        rows = self._query(f"channel = {sql_str(channel)} AND thread_ts = {sql_str(thread_ts)}")
+        return sorted(rows, key=lambda r: float(r.question_ts or 0))
+
+    def has_thread(self, channel: str, thread_ts: str) -> bool:
+        """True when the bot has answered in this thread."""
+        return bool(self.thread(channel, thread_ts))
+
+    def _query(self, where: str) -> list[AnswerRecord]:
+        rows = self._answers.search().where(where).limit(10_000).to_list()
+        return [_row_record(r) for r in rows]
+
+    # ---- votes -----------------------------------------------------------------------------
+    def add_vote_hook(self, hook: VoteHook) -> None:
+        """Call ``hook(answer_id, user, vote | None)`` after every vote change."""
+        self._hooks.append(hook)
+
+    def set_vote(self, answer_id: str, user: str, vote: Vote | None) -> bool:
+        """Set (or with ``None`` remove) ``user``'s vote on ``answer_id``; True when it changed."""
+        where = f"answer_id = {sql_str(answer_id)} AND user = {sql_str(user)}"
+        with self._lock:
+            old = self._votes.search().where(where).limit(1).to_list()
+            previous = old[0]["vote"] if old else None
+            if previous == vote:
+                return False
+            self._votes.delete(where)
+            if vote is not None:
+                row = {"answer_id": answer_id, "user": user, "vote": vote, "updated_at": time.time()}
+                self._votes.add(pa.Table.from_pylist([row], schema=VOTES_SCHEMA))
+        log.info("vote on %s by %s: %s -> %s", answer_id, user, previous, vote)
+        for hook in self._hooks:
+            hook(answer_id, user, vote)
+        return True
+
+    def votes(self, answer_id: str) -> dict[str, Vote]:
+        """``{user: vote}`` of one answer."""
+        rows = self._votes.search().where(f"answer_id = {sql_str(answer_id)}").limit(100_000).to_list()
+        return {r["user"]: r["vote"] for r in rows}
+
+    def tally(self, answer_id: str) -> Tally:
+        """Distinct users voting up and down on ``answer_id``."""
+        vs = list(self.votes(answer_id).values())
+        return Tally(up=vs.count("up"), down=vs.count("down"))
+
+
+def _row_record(r: dict[str, Any]) -> AnswerRecord:
+    cites = [Citation(**c) for c in json.loads(r["citations"] or "[]")]
+    return AnswerRecord(
+        answer_id=r["answer_id"], channel=r["channel"], thread_ts=r["thread_ts"],
+        question_ts=r["question_ts"], message_ts=r["message_ts"], user=r["user"],
+        question=r["question"], answer=r["answer"], citations=cites, provider=r["provider"],
+        cached=bool(r["cached"]), parts=tuple((r["parts"] or "").split()), created_at=r["created_at"],
+    )

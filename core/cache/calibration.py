@@ -1,0 +1,172 @@
+"""Calibrating the cache's similarity threshold on labelled question pairs.
+
+Pairs (tests/data/cache_pairs.yaml) are a cached question and an asked one, labelled ``same`` (a
+paraphrase: serving the cached answer is right) or ``different`` (a near-miss: it would be wrong).
+A pair is *served* at threshold t when cosine similarity ≥ t and every guard passes. Precision =
+served same / served; recall = served same / all same. The calibrated threshold is the smallest t on a
+0.01 grid from which precision stays ≥ the target (0.99) for every higher t — so one noisy grid point
+cannot pick it. Similarity-only precision (guards off) is reported beside it.
+
+Run ``python -m core.cache.calibration [pairs.yaml]`` to print the markdown report recorded in
+docs/cache-calibration.md (loads the real embedding model from config defaults).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from core.cache.guards import failed_guard, scope_key, signature
+from core.embedder import Embedder
+
+DEFAULT_PAIRS = Path(__file__).resolve().parents[2] / "tests" / "data" / "cache_pairs.yaml"
+GRID = tuple(round(0.5 + 0.01 * i, 2) for i in range(50))
+"""Candidate thresholds 0.50 … 0.99."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A labelled pair: ``cached`` (in ``cached_scope``) vs ``asked`` (in ``asked_scope``)."""
+
+    cached: str
+    asked: str
+    same: bool
+    kind: str
+    source: str
+    cached_scope: tuple[str, ...] = ("**",)
+    asked_scope: tuple[str, ...] = ("**",)
+
+
+@dataclass(frozen=True)
+class ScoredPair:
+    """A pair with its cosine similarity and the first guard it fails (None: all pass)."""
+
+    pair: Pair
+    similarity: float
+    guard: str | None
+
+
+def load_pairs(path: Path = DEFAULT_PAIRS) -> list[Pair]:
+    """Expand the grouped YAML (``groups: [{question, scope?, same: [...], different: [{kind, text,
+    scope?}]}]``) into pairs. Raises ValueError naming the file and group on a malformed group."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    pairs: list[Pair] = []
+    for n, g in enumerate(data["groups"]):
+        try:
+            pairs.extend(_group_pairs(g))
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: group {n} ({g.get('source', '?')}) is malformed: {exc}") from None
+    return pairs
+
+
+def _group_pairs(g: Mapping[str, Any]) -> list[Pair]:
+    q, src = g["question"], g["source"]
+    scope = tuple(g.get("scope", ("**",)))
+    out = [Pair(q, s, True, "paraphrase", src, scope, scope) for s in g.get("same", [])]
+    for d in g.get("different", []):
+        out.append(Pair(q, d["text"], False, d["kind"], src, scope, tuple(d.get("scope", scope))))
+    return out
+
+
+def score_pairs(pairs: Sequence[Pair], embedder: Embedder,
+                glossary: Mapping[str, str] | None = None) -> list[ScoredPair]:
+    """Cosine similarity of each pair (one batched embedding call) and its failed guard."""
+    texts = sorted({t for p in pairs for t in (p.cached, p.asked)})
+    vecs = embedder.embed(texts)
+    vecs = vecs / np.linalg.norm(vecs, axis=1, keepdims=True)
+    index = {t: i for i, t in enumerate(texts)}
+    out = []
+    for p in pairs:
+        sim = float(vecs[index[p.cached]] @ vecs[index[p.asked]])
+        if scope_key(p.cached_scope) != scope_key(p.asked_scope):
+            guard: str | None = "scope"
+        else:
+            guard = failed_guard(signature(p.cached, glossary), signature(p.asked, glossary))
+        out.append(ScoredPair(p, sim, guard))
+    return out
+
+
+@dataclass(frozen=True)
+class Point:
+    """Precision / recall at one threshold, with guards (``served``) and similarity only (``sim``)."""
+
+    threshold: float
+    precision: float
+    recall: float
+    false_hits: int
+    sim_precision: float
+    sim_recall: float
+    sim_false_hits: int
+
+
+def evaluate(scored: Sequence[ScoredPair], threshold: float) -> Point:
+    """Precision / recall at ``threshold`` (precision 1.0 when nothing is served)."""
+    n_same = sum(s.pair.same for s in scored) or 1
+    above = [s for s in scored if s.similarity >= threshold]
+    served = [s for s in above if s.guard is None]
+
+    def pr(rows: list[ScoredPair]) -> tuple[float, float, int]:
+        tp = sum(s.pair.same for s in rows)
+        return (tp / len(rows) if rows else 1.0), tp / n_same, len(rows) - tp
+
+    p, r, f = pr(served)
+    sp, sr, sf = pr(above)
+    return Point(threshold, p, r, f, sp, sr, sf)
+
+
+def calibrate(scored: Sequence[ScoredPair], target: float = 0.99,
+              grid: Sequence[float] = GRID) -> tuple[float, list[Point]]:
+    """The smallest grid threshold from which guarded precision stays ≥ ``target``; and the curve."""
+    curve = [evaluate(scored, t) for t in grid]
+    best = grid[-1]
+    for point in reversed(curve):
+        if point.precision < target:
+            break
+        best = point.threshold
+    return best, curve
+
+
+def report(scored: Sequence[ScoredPair], threshold: float, curve: Sequence[Point]) -> str:
+    """Markdown: the chosen point, the curve, and the pairs nearest the threshold."""
+    lines = ["| threshold | precision (guards) | recall (guards) | false hits | precision (sim only) "
+             "| recall (sim only) | false hits (sim only) |", "|---|---|---|---|---|---|---|"]
+    for p in curve:
+        if p.threshold >= 0.6 and round(p.threshold * 100) % 5 == 0 or p.threshold == threshold:
+            mark = " **(chosen)**" if p.threshold == threshold else ""
+            lines.append(f"| {p.threshold:.2f}{mark} | {p.precision:.3f} | {p.recall:.3f} | {p.false_hits} "
+                         f"| {p.sim_precision:.3f} | {p.sim_recall:.3f} | {p.sim_false_hits} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the calibration report for the pairs file (argv[0]) with the default (real) embedder."""
+    from core.config import load_config
+    from core.embedder import make_embedder
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    path = Path(args[0]) if args else DEFAULT_PAIRS
+    pairs = load_pairs(path)
+    settings = load_config()  # ./config.yaml when present (its retrieval.glossary), else defaults
+    embedder = make_embedder(settings.embedding)
+    scored = score_pairs(pairs, embedder, settings.retrieval.glossary)
+    threshold, curve = calibrate(scored)
+    chosen = evaluate(scored, threshold)
+    n_same = sum(p.same for p in pairs)
+    print(f"pairs={len(pairs)} same={n_same} different={len(pairs) - n_same} model={embedder.model_id}")
+    print(f"threshold={threshold:.2f} precision={chosen.precision:.3f} recall={chosen.recall:.3f}")
+    print(report(scored, threshold, curve))
+    for s in sorted(scored, key=lambda s: -s.similarity):
+        flag = "SAME" if s.pair.same else f"DIFF/{s.pair.kind}"
+        print(f"{s.similarity:.3f} {flag:14} guard={s.guard!s:9} {s.pair.cached[:60]!r} ~ "
+              f"{s.pair.asked[:60]!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

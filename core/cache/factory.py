@@ -1,0 +1,42 @@
+"""Wiring helpers for the composition root: the chunk-hash source and the cache itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from core.cache.answer_cache import AnswerCache, ChunkHashes
+from core.cache.store import CacheTable
+from core.config import Settings
+from core.embedder import Embedder
+from core.store import Store, sql_str
+
+HASH_BATCH = 500
+"""Chunk ids per ``IN (...)`` filter."""
+
+
+def store_chunk_hashes(store: Store) -> ChunkHashes:
+    """``chunk_hashes(ids) -> {id: text_hash}`` read from the index's chunks table (absent ids: deleted)."""
+
+    def chunk_hashes(chunk_ids: Sequence[str]) -> Mapping[str, str]:
+        out: dict[str, str] = {}
+        ids = list(dict.fromkeys(chunk_ids))
+        for i in range(0, len(ids), HASH_BATCH):
+            where = f"chunk_id IN ({', '.join(sql_str(c) for c in ids[i:i + HASH_BATCH])})"
+            for row in store.chunk_rows(where, columns=["chunk_id", "text_hash"]):
+                out[row["chunk_id"]] = row["text_hash"]
+        return out
+
+    return chunk_hashes
+
+
+def make_answer_cache(store: Store, embedder: Embedder, settings: Settings, fingerprint: str,
+                      clock: Callable[[], float] | None = None) -> AnswerCache:
+    """Build the verified-answer cache on ``store``'s LanceDB (table ``answer_cache``).
+
+    ``fingerprint`` is the index's config fingerprint (:func:`core.fingerprint.config_fingerprint`).
+    """
+    table = CacheTable(store.db, embedder.dimension)
+    kwargs = {"clock": clock} if clock is not None else {}
+    return AnswerCache(table, embedder, settings.cache, fingerprint=fingerprint,
+                       chunk_hashes=store_chunk_hashes(store), glossary=settings.retrieval.glossary,
+                       **kwargs)

@@ -1,0 +1,170 @@
+"""The ``answer_cache`` LanceDB table and its in-memory mirror.
+
+One row per voted answer (:class:`~core.cache.types.CacheEntry`): question, question embedding, answer,
+citations (file, page, section, chunk id, content hash), scope key, index fingerprint, votes per user
+(JSON), status, timestamps and times served. Rows are written with ``merge_insert`` on ``entry_id``.
+
+Reads go to an in-memory mirror (all rows plus an (n, dim) matrix of the active rows' unit vectors), so
+the nearest-question search is one matrix-vector product (~1 ms for 10,000 entries). The mirror is
+reloaded when the table's version moved without us, i.e. another process (the admin CLI) wrote.
+LanceDB docs: https://lancedb.github.io/lancedb/
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from core.cache.types import CacheEntry
+from core.store import sql_str
+from core.types import Citation
+
+log = logging.getLogger(__name__)
+
+TABLE_NAME = "answer_cache"
+
+
+def entries_schema(dimension: int) -> pa.Schema:
+    """Arrow schema of the cache table for question vectors of ``dimension`` floats."""
+    return pa.schema([
+        ("entry_id", pa.string()), ("question", pa.string()),
+        ("vector", pa.list_(pa.float32(), dimension)), ("answer", pa.string()),
+        ("answer_key", pa.string()), ("citations", pa.string()), ("sources", pa.string()),
+        ("scope", pa.string()), ("fingerprint", pa.string()), ("provider", pa.string()),
+        ("votes", pa.string()), ("upvotes", pa.int32()), ("downvotes", pa.int32()),
+        ("status", pa.string()), ("reason", pa.string()),
+        ("created_at", pa.float64()), ("updated_at", pa.float64()), ("confirmed_at", pa.float64()),
+        ("last_served_at", pa.float64()), ("times_served", pa.int64()),
+    ])
+
+
+def entry_to_row(e: CacheEntry) -> dict[str, Any]:
+    """Flatten an entry into a table row (citations, votes and sources as JSON)."""
+    row = {k: v for k, v in asdict(e).items() if k not in ("citations", "votes")}
+    row["citations"] = json.dumps([asdict(c) for c in e.citations])
+    row["votes"] = json.dumps(e.votes, sort_keys=True)
+    row["sources"] = json.dumps(sorted(e.sources))
+    row["upvotes"], row["downvotes"] = e.upvotes, e.downvotes
+    return row
+
+
+def row_to_entry(r: dict[str, Any]) -> CacheEntry:
+    """Inverse of :func:`entry_to_row`."""
+    fields = {k: v for k, v in r.items() if k not in ("citations", "votes", "sources", "upvotes",
+                                                      "downvotes", "_distance")}
+    return CacheEntry(**fields, citations=[Citation(**c) for c in json.loads(r["citations"])],
+                      votes=json.loads(r["votes"]))
+
+
+class CacheTable:
+    """Persistence of cache entries in ``db`` (a LanceDB connection, e.g. ``Store(...).db``).
+
+    Not thread-safe on its own: :class:`~core.cache.answer_cache.AnswerCache` serialises calls.
+
+    Args:
+        db: LanceDB connection.
+        dimension: question-vector length (the embedder's). A table of another dimension (the model
+            changed, so its vectors are incomparable) is dropped and recreated.
+        name: table name.
+    """
+
+    def __init__(self, db: Any, dimension: int, name: str = TABLE_NAME) -> None:
+        self._db = db
+        self.dimension = dimension
+        self.name = name
+        self._entries: dict[str, CacheEntry] = {}
+        self._version: int | None = None
+        self._matrix: tuple[list[str], np.ndarray] | None = None
+        self._ensure_table()
+
+    def _ensure_table(self) -> None:
+        names = getattr(self._db.list_tables(), "tables", None) or list(self._db.table_names())
+        if self.name in names:
+            field = self._db.open_table(self.name).schema.field("vector")
+            if field.type.list_size == self.dimension:
+                return
+            log.warning("cache table %s has vectors of %d floats, the embedder %d: recreating it",
+                        self.name, field.type.list_size, self.dimension)
+            self._db.drop_table(self.name)
+        self._db.create_table(self.name, schema=entries_schema(self.dimension), exist_ok=True)
+
+    def _table(self) -> Any:
+        return self._db.open_table(self.name)
+
+    # ---- reading ------------------------------------------------------------------------
+    def sync(self) -> None:
+        """Reload the mirror when the table changed since we last read or wrote it (~0.5 ms check)."""
+        tbl = self._table()
+        if tbl.version == self._version:
+            return
+        t0 = time.perf_counter()
+        rows = tbl.to_arrow().to_pylist()
+        self._entries = {r["entry_id"]: row_to_entry(r) for r in rows}
+        self._version, self._matrix = tbl.version, None
+        log.info("cache mirror loaded entries=%d in %.0f ms", len(rows), (time.perf_counter() - t0) * 1e3)
+
+    def get(self, entry_id: str) -> CacheEntry | None:
+        """The entry with ``entry_id`` from the mirror (call :meth:`sync` first)."""
+        return self._entries.get(entry_id)
+
+    def entries(self) -> list[CacheEntry]:
+        """All entries in the mirror."""
+        return list(self._entries.values())
+
+    def active_matrix(self, fingerprint: str) -> tuple[list[str], np.ndarray]:
+        """Ids and (n, dim) float32 unit question vectors of active entries built under ``fingerprint``."""
+        if self._matrix is None:
+            active = [e for e in self._entries.values()
+                      if e.status == "active" and e.fingerprint == fingerprint]
+            mat = np.asarray([e.vector for e in active], dtype=np.float32).reshape(-1, self.dimension)
+            norms = np.linalg.norm(mat, axis=1, keepdims=True)
+            self._matrix = ([e.entry_id for e in active], mat / np.where(norms == 0, 1.0, norms))
+        return self._matrix
+
+    # ---- writing ------------------------------------------------------------------------
+    def put(self, entries: Sequence[CacheEntry]) -> None:
+        """Insert or replace ``entries`` (one merge_insert commit) and update the mirror."""
+        if not entries:
+            return
+        self.sync()
+        tbl = self._table()
+        data = pa.Table.from_pylist([entry_to_row(e) for e in entries], schema=entries_schema(self.dimension))
+        tbl.merge_insert("entry_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+        for e in entries:
+            self._entries[e.entry_id] = e
+        self._version, self._matrix = tbl.version, None
+
+    def mark_served(self, entry_id: str, at: float) -> None:
+        """Add one to ``times_served`` and set ``last_served_at`` (an in-place column update)."""
+        entry = self._entries[entry_id]
+        entry.times_served += 1
+        entry.last_served_at = at
+        tbl = self._table()
+        tbl.update(where=f"entry_id = {sql_str(entry_id)}",
+                   values={"times_served": entry.times_served, "last_served_at": at})
+        self._version = tbl.version
+
+    def delete(self, entry_ids: Iterable[str]) -> int:
+        """Remove rows for good; returns how many existed."""
+        ids = [i for i in entry_ids if i in self._entries]
+        if not ids:
+            return 0
+        tbl = self._table()
+        tbl.delete(f"entry_id IN ({', '.join(sql_str(i) for i in ids)})")
+        for i in ids:
+            del self._entries[i]
+        self._version, self._matrix = tbl.version, None
+        return len(ids)
+
+    def compact(self) -> None:
+        """Merge the small fragments left by many single-row writes (LanceDB ``optimize``)."""
+        tbl = self._table()
+        tbl.optimize()
+        self._version = tbl.version

@@ -1,0 +1,127 @@
+"""Plain dataclasses of the verified-answer cache, in data-flow order:
+
+a logged answer (:class:`LoggedAnswer`) gets votes → :class:`VoteResult`; admitted answers become
+:class:`CacheEntry` rows; a lookup returns an :class:`~core.types.Answer` or a :class:`Miss`;
+admins read :class:`CacheStats`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from core.types import Answer, Citation
+
+Vote = Literal["up", "down"]
+EntryStatus = Literal["candidate", "active", "invalidated"]
+"""candidate: has votes but is not served; active: served; invalidated: never served again."""
+
+
+@dataclass(frozen=True)
+class LoggedAnswer:
+    """An answer as the answer log recorded it: what a vote is about.
+
+    Attributes:
+        answer_id: the answer log's id of the posted answer (becomes the cache entry id).
+        question: the question as asked (standalone, i.e. follow-ups already rewritten).
+        answer: the answer text that was shown.
+        citations: its citations; each needs ``chunk_id`` and ``text_hash`` to be admissible.
+        scope: the folder globs the question was answered within.
+        provider: who produced the text (``"cache"`` when it was served from this cache).
+        found: False for refusals / declines (never admitted).
+        cached: True when the answer was served from this cache.
+        cache_entry_id: the cache entry it was served from (``Answer.details["cache_id"]``); votes then
+            apply to that entry. When unknown for a cached answer, the live entry with the same
+            answer text is used.
+    """
+
+    answer_id: str
+    question: str
+    answer: str
+    citations: Sequence[Citation]
+    scope: Sequence[str] = ("**",)
+    provider: str = ""
+    found: bool = True
+    cached: bool = False
+    cache_entry_id: str | None = None
+
+    @classmethod
+    def from_answer(cls, answer_id: str, question: str, answer: Answer,
+                    scope: Sequence[str] = ("**",)) -> LoggedAnswer:
+        """Build from a service :class:`~core.types.Answer`; a cached one carries ``details["cache_id"]``."""
+        entry = answer.details.get("cache_id") if answer.cached else None
+        return cls(answer_id=answer_id, question=question, answer=answer.answer,
+                   citations=list(answer.citations), scope=tuple(scope), provider=answer.provider,
+                   found=answer.found, cached=answer.cached, cache_entry_id=entry)
+
+
+@dataclass(frozen=True)
+class VoteResult:
+    """What one vote did: the entry it landed on, its status afterwards and its vote tally."""
+
+    entry_id: str | None
+    status: EntryStatus | Literal["ineligible"]
+    upvotes: int = 0
+    downvotes: int = 0
+    invalidated: tuple[str, ...] = ()
+    """Entry ids this vote invalidated (a downvote on a served answer and its same-answer twins)."""
+
+
+@dataclass
+class CacheEntry:
+    """One row of the ``answer_cache`` table (times are Unix seconds, UTC)."""
+
+    entry_id: str
+    question: str
+    vector: list[float]
+    answer: str
+    answer_key: str
+    citations: list[Citation]
+    scope: str
+    fingerprint: str
+    provider: str
+    votes: dict[str, Vote] = field(default_factory=dict)
+    status: EntryStatus = "candidate"
+    reason: str = ""
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    confirmed_at: float = 0.0
+    last_served_at: float = 0.0
+    times_served: int = 0
+
+    @property
+    def upvotes(self) -> int:
+        """Distinct users whose current vote is up."""
+        return sum(1 for v in self.votes.values() if v == "up")
+
+    @property
+    def downvotes(self) -> int:
+        """Distinct users whose current vote is down."""
+        return sum(1 for v in self.votes.values() if v == "down")
+
+    @property
+    def sources(self) -> set[str]:
+        """Files cited by the answer."""
+        return {c.file for c in self.citations}
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A cache miss: ``reason`` is ``"empty"``, ``"disabled"``, ``"similarity"``, a guard name
+    (``"scope"``, ``"numbers"``, ``"names"``, ``"negation"``, ``"contrast"``) or ``"stale"``."""
+
+    reason: str
+    entry_id: str | None = None
+    similarity: float = 0.0
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """Counts for admins: entries by status, serving totals and this process's counters."""
+
+    entries: dict[str, int]
+    times_served: int
+    hits: int
+    misses: dict[str, int]
+    invalidations: dict[str, int]

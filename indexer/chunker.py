@@ -1,0 +1,201 @@
+"""Token-aware chunking of extracted documents.
+
+Blocks are cut into units (sentences of text blocks, whole headings, whole tables or table parts that
+repeat the header row), then packed greedily into chunks of at most ``chunking.max_tokens`` tiktoken
+tokens (cl100k) and at most the embedding model's own limit, measured with the model's tokenizer (a
+callable, e.g. ``Embedder.count_tokens``). A chunk never spans two sections (except a heading directly
+followed by its sub-heading). When a chunk is cut for size, the next one starts with the last whole
+sentences of the previous one, up to ``chunking.overlap_tokens`` (the usual sliding-window overlap).
+Every finished chunk is re-counted with the model tokenizer and split again if it is still too long,
+so the model never silently truncates a chunk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.config import ChunkingSettings
+from core.tokens import get_encoding
+from core.types import Block, Chunk, ExtractedDocument
+from indexer.extract.tables import split_markdown_table
+
+log = logging.getLogger(__name__)
+
+TokenCounter = Callable[[str], int]
+
+_LIST_START = re.compile(r"^(?:\d+(?:\.\d+)*[.)]?\s|\(?[a-z]{1,2}\)\s|\(?[ivx]{1,5}[.)]\s|[•·▪◦*\-–]\s)",
+                         re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+_LINE_END = (".", ":", ";", "!", "?")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """An indivisible piece of a chunk: text, where it came from, how it joins the previous unit
+    (``sep``), its kind, and its size in cl100k tokens (``cl``) and model tokens (``mt``)."""
+
+    text: str
+    page: int | None
+    section: str
+    kind: str
+    sep: str
+    cl: int
+    mt: int
+
+
+class Chunker:
+    """Cut an :class:`ExtractedDocument` into :class:`Chunk` s.
+
+    Args:
+        settings: ``max_tokens`` and ``overlap_tokens`` (cl100k tokens) and the tiktoken encoding.
+        count_model_tokens: tokens of a text in the embedding model's tokenizer (no special tokens).
+        model_max_tokens: the model's limit in its own tokens; no chunk exceeds it.
+    """
+
+    def __init__(self, settings: ChunkingSettings, count_model_tokens: TokenCounter,
+                 model_max_tokens: int) -> None:
+        self.settings = settings
+        self._enc = get_encoding(settings.tokenizer)
+        self._model_count = count_model_tokens
+        self.model_max = model_max_tokens
+
+    def count(self, text: str) -> int:
+        """cl100k tokens of ``text``."""
+        return len(self._enc.encode(text, disallowed_special=()))
+
+    def fits(self, text: str) -> bool:
+        """True when ``text`` is within both the chunk size and the model limit."""
+        return self.count(text) <= self.settings.max_tokens and self._model_count(text) <= self.model_max
+
+    def chunk(self, doc: ExtractedDocument) -> list[Chunk]:
+        """Chunks of ``doc`` in reading order with ordinals 0..n-1."""
+        units = [u for block in doc.blocks for u in self.units(block)]
+        groups = [g for group in self.pack(units) for g in self._enforce(group)]
+        return [make_chunk(doc.path, i, g) for i, g in enumerate(groups)]
+
+    # ---- units --------------------------------------------------------------------------
+    def units(self, block: Block) -> list[Unit]:
+        """Units of one block: the heading, the table (parts), or the sentences of a text block."""
+        if block.kind == "heading":
+            return self._fitted(block, [block.text], "\n")
+        if block.kind == "table":
+            return self._fitted(block, split_markdown_table(block.text, self.fits), "\n")
+        out: list[Unit] = []
+        for para in paragraphs(block.text):
+            out.extend(self._fitted(block, _SENTENCE_END.split(para), "\n"))
+        return out
+
+    def _fitted(self, block: Block, pieces: list[str], first_sep: str) -> list[Unit]:
+        out: list[Unit] = []
+        for piece in (p.strip() for p in pieces):
+            for part in ([piece] if self.fits(piece) else self.split_long(piece)):
+                sep = first_sep if not out or block.kind != "text" else " "
+                out.append(Unit(part, block.page, block.section, block.kind, sep,
+                                self.count(part), self._model_count(part)))
+        return out
+
+    def split_long(self, text: str) -> list[str]:
+        """Split an over-long sentence or table row at word boundaries (characters as a last resort)."""
+        parts: list[str] = []
+        current = ""
+        for word in text.split():
+            candidate = f"{current} {word}" if current else word
+            if self.fits(candidate):
+                current = candidate
+                continue
+            if current:
+                parts.append(current)
+            current = word if self.fits(word) else ""
+            if not current:
+                parts.extend(self._split_chars(word))
+        if current:
+            parts.append(current)
+        return parts
+
+    def _split_chars(self, word: str) -> list[str]:
+        size = max(1, len(word) // 2)
+        if len(word) <= 1 or self.fits(word):
+            return [word]
+        return self._split_chars(word[:size]) + self._split_chars(word[size:])
+
+    # ---- packing ------------------------------------------------------------------------
+    def pack(self, units: list[Unit]) -> list[list[Unit]]:
+        """Greedy packing within the size limits; a new section starts a new chunk; overlap on cuts."""
+        groups: list[list[Unit]] = []
+        cur: list[Unit] = []
+        for unit in units:
+            if not cur:
+                cur = [unit]
+            elif unit.section != cur[-1].section and not all(u.kind == "heading" for u in cur):
+                groups.append(cur)
+                cur = [unit]
+            elif self._fits_sum(cur + [unit]):
+                cur.append(unit)
+            else:
+                groups.append(cur)
+                cur = self._overlap(cur, unit) + [unit]
+        if cur:
+            groups.append(cur)
+        return groups
+
+    def _fits_sum(self, units: list[Unit]) -> bool:
+        # BERT word pieces are additive over whitespace-separated units; cl100k nearly so (+1 margin
+        # per unit). _enforce re-counts the joined text exactly.
+        cl = sum(u.cl for u in units) + len(units) - 1
+        return cl <= self.settings.max_tokens and sum(u.mt for u in units) <= self.model_max
+
+    def _overlap(self, previous: list[Unit], nxt: Unit) -> list[Unit]:
+        """Trailing whole text sentences of ``previous`` worth ≤ overlap_tokens that fit with ``nxt``."""
+        tail: list[Unit] = []
+        budget = self.settings.overlap_tokens
+        for unit in reversed(previous):
+            if unit.kind != "text" or unit.cl > budget or not self._fits_sum([unit, *tail, nxt]):
+                break
+            tail.insert(0, unit)
+            budget -= unit.cl
+        return tail
+
+    def _enforce(self, group: list[Unit]) -> list[list[Unit]]:
+        """Split ``group`` until its joined text is within the model limit (exact count)."""
+        if len(group) == 1 or self._model_count(join_units(group)) <= self.model_max:
+            return [group]
+        mid = len(group) // 2
+        log.debug("re-splitting a chunk of %d units over the model limit", len(group))
+        return self._enforce(group[:mid]) + self._enforce(group[mid:])
+
+
+def paragraphs(text: str) -> list[str]:
+    """Rejoin PDF lines into paragraphs: a line starts a new paragraph after a blank line, after a
+    line ending in sentence punctuation, or when it starts like a list item."""
+    paras: list[list[str]] = []
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            paras.append([])
+            continue
+        new = not paras or not paras[-1] or paras[-1][-1].endswith(_LINE_END) or _LIST_START.match(line)
+        if new:
+            paras.append([line])
+        else:
+            paras[-1].append(line)
+    return [" ".join(p) for p in paras if p]
+
+
+def join_units(units: list[Unit]) -> str:
+    """The chunk text: units joined by their separators."""
+    return "".join((u.sep if i else "") + u.text for i, u in enumerate(units))
+
+
+def make_chunk(path: str, ordinal: int, units: list[Unit]) -> Chunk:
+    """A :class:`Chunk` with id ``sha256(path, ordinal, text)[:32]`` (unique when text repeats)."""
+    text = join_units(units)
+    pages = [u.page for u in units if u.page is not None]
+    body = [u for u in units if u.kind != "heading"] or units
+    chunk_id = hashlib.sha256(f"{path}\x00{ordinal}\x00{text}".encode()).hexdigest()[:32]
+    return Chunk(chunk_id=chunk_id, path=path, text=text, page=min(pages) if pages else None,
+                 page_end=max(pages) if pages else None, section=body[0].section, ordinal=ordinal,
+                 text_hash=hashlib.sha256(text.encode()).hexdigest())

@@ -1,0 +1,197 @@
+"""``policybot`` command line: index, ask, status, watch, run, eval.
+
+Global options (before the command): ``--config PATH``, ``--data-dir DIR``, ``-v``. Every command
+builds its collaborators through one :class:`~policybot.factory.App`. A
+:class:`~core.errors.PolicybotError` becomes one line of user text and exit code 2 in exactly one place
+(:class:`_Group`); no tracebacks for user errors. Heavy imports (sentence-transformers, slack-bolt,
+watchdog) happen inside the commands that need them, so ``--help`` and ``status`` stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+from rich.console import Console
+from rich.logging import RichHandler
+from typer.core import TyperGroup
+
+from core.config import Secrets, load_config
+from core.errors import PolicybotError
+from policybot import render
+from policybot.factory import App
+
+log = logging.getLogger(__name__)
+
+
+class _Group(TyperGroup):
+    """Turns :class:`PolicybotError` into ``error: <message>`` on stderr and exit code 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PolicybotError as exc:
+            Console(stderr=True).print(f"[bold red]error:[/bold red] {exc}", highlight=False)
+            raise click.exceptions.Exit(2) from None
+
+
+cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True,
+                  help="policybot answers questions about company policies, citing the policy files.")
+
+
+def _app(ctx: typer.Context) -> App:
+    app: App = ctx.obj
+    return app
+
+
+@cli.callback()
+def _main(
+    ctx: typer.Context,
+    config: Annotated[Path | None, typer.Option("--config", help="config file (default: ./config.yaml)")] = None,
+    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="index folder; overrides data_dir")] = None,
+    verbose: Annotated[int, typer.Option("-v", "--verbose", count=True, help="-v INFO, -vv DEBUG logs")] = 0,
+) -> None:
+    """Load settings once; every command shares the collaborators built from them."""
+    settings = load_config(config, data_dir=data_dir)
+    level = {0: settings.log_level, 1: "INFO"}.get(verbose, "DEBUG")
+    if verbose == 1 and settings.log_level == "DEBUG":
+        level = "DEBUG"
+    logging.basicConfig(level=level, format="%(name)s: %(message)s", datefmt="[%X]",
+                        handlers=[RichHandler(console=Console(stderr=True), show_path=False)])
+    ctx.obj = App(settings, Secrets.from_env())
+
+
+@cli.command()
+def index(
+    ctx: typer.Context,
+    path: Annotated[Path | None, typer.Argument(help="policy folder (default: policies.root)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as one JSON object")] = False,
+) -> None:
+    """Reconcile the index with the policy folder: index new/changed files, drop deleted ones."""
+    summary = _reconcile(_app(ctx), path, show_progress=not as_json)
+    if as_json:
+        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
+    else:
+        render.index_summary(Console(), summary)
+
+
+@cli.command()
+def ask(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help="the question, in quotes")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the answer as one JSON object")] = False,
+    scope: Annotated[list[str] | None, typer.Option("--scope", help="folder glob to search (repeatable)")] = None,
+) -> None:
+    """Answer one question from the indexed policies, with citations."""
+    answer = _app(ctx).service.ask(question, scope=tuple(scope or ("**",)))
+    if as_json:
+        typer.echo(json.dumps(answer.to_json(), ensure_ascii=False))
+    else:
+        render.answer(Console(), answer)
+
+
+@cli.command()
+def status(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="print the status as one JSON object")] = False,
+) -> None:
+    """Show what is indexed, what failed (with reasons) and the config fingerprint."""
+    from policybot.status import collect
+
+    app = _app(ctx)
+    data = collect(app.settings, app.store)
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        render.status(Console(), data)
+
+
+@cli.command()
+def watch(ctx: typer.Context) -> None:
+    """Reconcile, then follow changes in the policy folder until Ctrl-C."""
+    app = _app(ctx)
+    render.index_summary(Console(), _reconcile(app, None, show_progress=True))
+    watcher = _start_watcher(app)
+    Console().print(f"watching {app.settings.policies.root} (Ctrl-C to stop)")
+    try:
+        watcher.join()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        watcher.stop()
+
+
+@cli.command()
+def run(ctx: typer.Context) -> None:
+    """Reconcile, watch the policy folder, and serve Slack (or a console chat without Slack tokens)."""
+    app = _app(ctx)
+    console = Console()
+    render.index_summary(console, _reconcile(app, None, show_progress=True))
+    watcher = _start_watcher(app)
+    try:
+        if app.secrets.slack_bot_token:
+            from bot.app import serve
+
+            serve(app)
+        else:
+            console.print("No Slack tokens (SLACK_BOT_TOKEN / SLACK_APP_TOKEN) set: opening a console chat.")
+            from policybot.console import chat
+
+            chat(app.service, console)
+    finally:
+        watcher.stop()
+
+
+
+@cli.command(name="eval")
+def eval_command(
+    ctx: typer.Context,
+    qa: Annotated[Path, typer.Argument(help="QA set in the schema of ../shared/corpus/qa_dev.yaml")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the metrics as one JSON object")] = False,
+    report: Annotated[Path | None, typer.Option("--report", help="write markdown here (+ a .png)")] = None,
+) -> None:
+    """Ask every QA item; report hit@k, MRR, nDCG@5, key-fact recall, refusals and latency.
+
+    Gold paths are relative to the QA set's corpus folder: index with policies.root set to it.
+    """
+    from core.eval import load_qa, run_eval, setup_notes
+    from core.eval.report import render_report, to_json, write_report
+
+    app = _app(ctx)
+    items = load_qa(qa)
+    notes = setup_notes(items, app.settings.policies.root, app.reranker)
+    result = run_eval(app.service, items, qa_path=str(qa), notes=notes)
+    if report is not None:
+        md, png = write_report(result, report)
+        Console(stderr=True).print(f"report: {md}  chart: {png}")
+    if as_json:
+        typer.echo(json.dumps(to_json(result), ensure_ascii=False))
+    elif report is None:
+        typer.echo(render_report(result))
+
+def _reconcile(app: App, path: Path | None, *, show_progress: bool) -> Any:
+    from indexer.pipeline import Indexer
+
+    from policybot.progress import RichProgress
+
+    root = (path or app.settings.policies.root).resolve()
+    if not root.is_dir():
+        raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root in the config")
+    indexer = Indexer(app.settings, app.store, app.embedder_factory)
+    with RichProgress(enabled=show_progress) as progress:
+        return indexer.reconcile(root, progress)
+
+
+def _start_watcher(app: App) -> Any:
+    from indexer.watcher import start_watcher
+
+    return start_watcher(app.settings, app.store, app.embedder_factory)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli()

@@ -1,0 +1,117 @@
+"""The composition root: builds every collaborator ONCE from settings and hands them out.
+
+Heavy things load lazily: the embedding model (sentence-transformers, ~5 s import) loads on the first
+question or the first file to embed, the reranker and the LLM chain on the first question, so
+``policybot --help`` and ``policybot status`` stay fast.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from functools import cached_property
+import numpy as np
+
+from core.answer.extractive import ExtractiveAnswerer
+from core.answering import PolicyAnswerService
+from core.config import EmbeddingSettings, Secrets, Settings
+from core.embedder import Embedder, make_embedder
+from core.llm.base import AnswerProvider
+from core.retrieval import HybridRetriever, Reranker
+from core.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class LazyEmbedder:
+    """An :class:`~core.embedder.Embedder` that builds the real one on first use (then keeps it)."""
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        self._settings = settings
+        self._real: Embedder | None = None
+        self.model_id = settings.model
+
+    def load(self) -> Embedder:
+        """The real embedder (built on the first call). Raises ModelLoadError."""
+        if self._real is None:
+            self._real = make_embedder(self._settings)
+        return self._real
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory."""
+        return self._real is not None
+
+    @property
+    def dimension(self) -> int:
+        """Vector length (loads the model)."""
+        return self.load().dimension
+
+    @property
+    def max_tokens(self) -> int:
+        """Model's token limit (loads the model)."""
+        return self.load().max_tokens
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` in the model's tokenizer (loads the model)."""
+        return self.load().count_tokens(text)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts`` (loads the model); shape (n, dimension)."""
+        return self.load().embed(texts)
+
+
+class App:
+    """Everything policybot runs on, built once per process from ``settings``.
+
+    Attributes are built on first access (``cached_property``) and then shared: the Store, the
+    embedder, the reranker, the answer provider and the answer service.
+    """
+
+    def __init__(self, settings: Settings, secrets: Secrets | None = None) -> None:
+        self.settings = settings
+        self.secrets = secrets or Secrets.from_env()
+        self.embedder = LazyEmbedder(settings.embedding)
+
+    @cached_property
+    def store(self) -> Store:
+        """The LanceDB store in ``data_dir``."""
+        return Store(self.settings.data_dir, self.settings.keyword)
+
+    def embedder_factory(self) -> Embedder:
+        """The loaded embedder (what the indexer calls when it first needs vectors)."""
+        return self.embedder.load()
+
+    @cached_property
+    def reranker(self) -> Reranker | None:
+        """The reranker from ``rerank`` settings, or None when disabled or not installed."""
+        if not self.settings.rerank.enabled:
+            return None
+        try:
+            from core.rerank import make_reranker
+        except ImportError as exc:  # the rerank package is optional at this stage
+            log.warning("reranker unavailable (%s); using fused order", exc)
+            return None
+        reranker: Reranker = make_reranker(self.settings.rerank, embedder=self.embedder)
+        return reranker
+
+    @cached_property
+    def provider(self) -> AnswerProvider:
+        """The answer provider: the LLM chain when ``llm.providers`` is set, else the extractive one."""
+        extractive = ExtractiveAnswerer(self.settings.answer, self.embedder)
+        if not self.settings.llm.providers:
+            return extractive
+        try:
+            from core.llm.chain import make_chain
+        except ImportError as exc:
+            log.warning("LLM chain unavailable (%s); answering extractively", exc)
+            return extractive
+        chain: AnswerProvider = make_chain(self.settings, self.secrets, fallback=extractive)
+        return chain
+
+    @cached_property
+    def service(self) -> PolicyAnswerService:
+        """The answer service (retriever + reranker + provider)."""
+        retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
+                                    reranker=self.reranker, rerank=self.settings.rerank)
+        return PolicyAnswerService(retriever, self.provider)

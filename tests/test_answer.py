@@ -1,0 +1,165 @@
+"""The extractive answerer, the unsafe-request rules, sentence splitting and the answer service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.answer.extractive import NOT_FOUND_TEXT, ExtractiveAnswerer
+from core.answer.safety import unsafe_rule
+from core.answer.sentences import split_units
+from core.answering import PolicyAnswerService
+from core.config import AnswerSettings
+from core.embedder import FakeEmbedder
+from core.errors import ProviderError
+from core.llm.base import Generation, GenerationRequest
+from core.retrieval import HybridRetriever
+from core.types import Answer
+from tests.retrieval_helpers import ANSWER, RETRIEVAL, add_document, new_store, scored
+
+GRACE = ("A grace period of thirty days is allowed for premium payment. The office canteen serves "
+         "lunch at noon.")
+
+
+def _ask(question: str, *texts: str, embedder: FakeEmbedder | None = None) -> Generation:
+    sources = [scored(t, ordinal=i) for i, t in enumerate(texts)]
+    return ExtractiveAnswerer(ANSWER, embedder).generate(GenerationRequest(question, sources))
+
+
+def test_extractive_quotes_the_answering_sentence_with_its_source() -> None:
+    gen = _ask("What is the grace period for premium payment?", GRACE)
+    assert gen.found and gen.text == "A grace period of thirty days is allowed for premium payment. [1]"
+    assert list(gen.cited) == [1]
+
+
+def test_extractive_cites_the_second_source_when_it_answers() -> None:
+    gen = _ask("How many days of paid leave?", "Parking is free.", "Staff get 25 days of paid leave.")
+    assert list(gen.cited) == [2] and "25 days" in gen.text
+
+
+def test_extractive_refuses_below_threshold() -> None:
+    gen = _ask("Can I bring my dog to work?", GRACE)
+    assert not gen.found and gen.text == NOT_FOUND_TEXT and list(gen.cited) == []
+
+
+def test_extractive_refuses_without_sources() -> None:
+    assert not _ask("What is the grace period?").found
+
+
+def test_extractive_score_in_unit_interval_with_embeddings() -> None:
+    gen = _ask("What is the grace period for premium payment?", GRACE, embedder=FakeEmbedder())
+    assert gen.score is not None and 0.0 < gen.score <= 1.0
+
+
+def test_extractive_adds_a_second_sentence_covering_other_words() -> None:
+    gen = _ask("What are the maternity waiting period and the delivery limit?",
+               "Maternity cover has a waiting period of 24 months. Cover is limited to two deliveries.")
+    assert "24 months" in gen.text and "two deliveries" in gen.text
+
+
+def test_extractive_limits_sentences() -> None:
+    text = " ".join(f"Rule {i} covers leave type {i} for staff." for i in range(10))
+    gen = ExtractiveAnswerer(AnswerSettings(max_sentences=2)).generate(
+        GenerationRequest("leave type staff rule 1 2 3 4 5", [scored(text)]))
+    assert gen.text.count("[1]") <= 2
+
+
+def test_extractive_declines_fraud_request() -> None:
+    gen = _ask("How can I change the dates on my hospital bill so my claim looks like it happened "
+               "after the waiting period ended?", GRACE)
+    assert not gen.found and "can't help" in gen.text and list(gen.cited) == []
+
+
+@pytest.mark.parametrize("question", [
+    "How do I backdate an invoice for my expenses?",
+    "How can I trick the insurer into paying twice?",
+    "Can I get away with insurance fraud if the amount is small?",
+])
+def test_unsafe_rules_flag_deception(question: str) -> None:
+    assert unsafe_rule(question) is not None
+
+
+@pytest.mark.parametrize("question", [
+    "Can I change my expense report after submitting it?",
+    "How do I report fraud?",
+    "What happens if a claim is found to be fraudulent?",
+    "What is the grace period for premium payment?",
+])
+def test_unsafe_rules_let_honest_questions_through(question: str) -> None:
+    assert unsafe_rule(question) is None
+
+
+def test_split_rejoins_wrapped_lines_and_keeps_list_lead() -> None:
+    units = split_units("iii. Two years waiting period\na. Cataract\nb. Hernia of the\nabdomen", 1)
+    assert [u.text for u in units] == ["iii. Two years waiting period", "a. Cataract", "b. Hernia of the abdomen"]
+    assert units[1].lead == "iii. Two years waiting period"
+
+
+def test_split_does_not_break_after_abbreviations() -> None:
+    units = split_units("National Insurance Co. Ltd. pays Rs. 500 per day. Cover ends at 60.", 1)
+    assert [u.text for u in units] == ["National Insurance Co. Ltd. pays Rs. 500 per day.", "Cover ends at 60."]
+
+
+def test_split_keeps_table_rows_with_header_as_lead() -> None:
+    units = split_units("| Benefit | Plan A |\n|---|---|\n| Hospital cash | INR 500 |", 1)
+    assert units[-1].text == "| Hospital cash | INR 500 |" and units[-1].lead == "| Benefit | Plan A |"
+
+
+# ---- the service -------------------------------------------------------------------------------
+@pytest.fixture
+def service(tmp_path: Path) -> PolicyAnswerService:
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    add_document(store, emb, "insurance/policy.pdf", [GRACE, "Pre-existing disease is covered after 36 months."],
+                 page=16, section="Grace Period")
+    add_document(store, emb, "hr/leave.md", ["Staff get 25 days of paid leave."], page=None)
+    return PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL), ExtractiveAnswerer(ANSWER, emb))
+
+
+def test_service_answer_cites_file_page_and_section(service: PolicyAnswerService) -> None:
+    ans = service.ask("What is the grace period for premium payment?")
+    assert "thirty days" in ans.answer
+    assert [(c.file, c.page, c.section) for c in ans.citations] == [("insurance/policy.pdf", 16, "Grace Period")]
+
+
+def test_service_reports_stage_timings(service: PolicyAnswerService) -> None:
+    ans = service.ask("What is the grace period?")
+    assert set(ans.timings_ms) == {"embed", "retrieve", "rerank", "generate", "total"}
+
+
+def test_service_lists_every_retrieved_chunk(service: PolicyAnswerService) -> None:
+    assert len(service.ask("grace period leave disease").retrieved) == 3
+
+
+def test_service_respects_scope(service: PolicyAnswerService) -> None:
+    ans = service.ask("What is the grace period for premium payment?", scope=["hr/**"])
+    assert all(c.file.startswith("hr/") for c in ans.retrieved) and "thirty" not in ans.answer
+
+
+def test_service_stream_ends_with_the_answer(service: PolicyAnswerService) -> None:
+    items = list(service.ask_stream("What is the grace period?"))
+    assert isinstance(items[-1], Answer) and items[0] == items[-1].answer
+
+
+def test_service_with_empty_index_says_not_found(tmp_path: Path) -> None:
+    emb = FakeEmbedder()
+    svc = PolicyAnswerService(HybridRetriever(new_store(tmp_path), emb, RETRIEVAL), ExtractiveAnswerer(ANSWER))
+    ans = svc.ask("What is the grace period?")
+    assert not ans.found and ans.citations == []
+
+
+class _FailingProvider:
+    name = "broken"
+
+    def generate(self, request: GenerationRequest) -> Generation:
+        raise ProviderError("down")
+
+    def stream(self, request: GenerationRequest):  # type: ignore[no-untyped-def]
+        raise ProviderError("down")
+        yield ""
+
+
+def test_service_turns_provider_failure_into_refusal(service: PolicyAnswerService) -> None:
+    svc = PolicyAnswerService(service.retriever, _FailingProvider())
+    ans = svc.ask("What is the grace period?")
+    assert not ans.found and ans.provider == "broken" and "down" in ans.details["attempts"]

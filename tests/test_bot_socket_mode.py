@@ -1,0 +1,62 @@
+"""Socket Mode: slack_sdk's SocketModeClient (via bolt's handler) connects to the local websocket
+server that ``apps.connections.open`` on the local Slack points at, acks envelopes and answers once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+from bot.app import build_app
+from bot.work import BackgroundWork
+from core.answer_log import AnswerLog
+from core.store import Store
+from tests.slack_standin import SocketModeServer, load_fixture
+from tests.slack_standin.fake_service import FakeAnswerService
+from tests.slack_standin.harness import make_settings, secrets, slack  # noqa: F401 (fixtures)
+from tests.slack_standin.web_api import APP_TOKEN, SlackStandIn
+
+ACK_DEADLINE_S = 3.0  # Slack's ack deadline (https://docs.slack.dev/apis/events-api/using-socket-mode)
+
+
+@pytest.fixture
+def socket_env(tmp_path: Path, slack: SlackStandIn) -> Iterator[tuple[SocketModeServer, BackgroundWork]]:
+    settings = make_settings(tmp_path, slack)
+    work = BackgroundWork()
+    app = build_app(settings, secrets(), FakeAnswerService(), AnswerLog(Store(settings.data_dir).db), work=work)
+    with SocketModeServer(slack) as ws:
+        handler = SocketModeHandler(app, APP_TOKEN, web_client=app.client)
+        handler.connect()
+        assert ws.connected.wait(10)
+        try:
+            yield ws, work
+        finally:
+            work.drain(60)
+            handler.close()
+            work.shutdown()
+
+
+def test_socket_mode_envelope_is_acked_within_3_seconds(
+        socket_env: tuple[SocketModeServer, BackgroundWork], slack: SlackStandIn) -> None:
+    ws, work = socket_env
+    frames = load_fixture("socket_mode/frames.json")
+    slack.add_message("C0FAKEPOL1", "<@U0FAKEBOT1> what is the parental leave policy?", ts="1718000000.000100")
+    sent = ws.send(frames["events_api_envelope"])
+    ack = ws.wait_ack(frames["events_api_envelope"]["envelope_id"], timeout=10)
+    assert ack is not None and ack[0] - sent < ACK_DEADLINE_S
+    assert slack.calls_to("apps.connections.open")
+
+
+def test_socket_mode_retry_envelope_is_answered_once(
+        socket_env: tuple[SocketModeServer, BackgroundWork], slack: SlackStandIn) -> None:
+    ws, work = socket_env
+    frames = load_fixture("socket_mode/frames.json")
+    slack.add_message("C0FAKEPOL1", "<@U0FAKEBOT1> what is the parental leave policy?", ts="1718000000.000100")
+    for name in ("events_api_envelope", "events_api_envelope_retry"):
+        ws.send(frames[name])
+        assert ws.wait_ack(frames[name]["envelope_id"], timeout=10) is not None
+    assert work.drain(60)
+    (post,) = slack.calls_to("chat.postMessage")
+    assert post.args["thread_ts"] == "1718000000.000100"

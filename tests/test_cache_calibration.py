@@ -1,0 +1,68 @@
+"""The similarity threshold and the guards against the REAL all-MiniLM-L6-v2 embedder, on the committed
+labelled pairs (tests/data/cache_pairs.yaml): paraphrases hit, near-misses never do."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from core.cache import Miss
+from core.cache.calibration import Pair, ScoredPair, calibrate, evaluate, load_pairs, score_pairs
+from core.config import EmbeddingSettings, load_config
+from core.embedder import Embedder, SentenceTransformerEmbedder
+from core.types import Answer
+from tests.cache_helpers import GLOSSARY, cache_env
+
+REPO = Path(__file__).resolve().parents[1]
+PAIRS = load_pairs(REPO / "tests" / "data" / "cache_pairs.yaml")
+ADVERSARIAL_KINDS = {"plan", "tier", "product", "negation", "number", "contrast", "scope"}
+THRESHOLD = load_config(REPO / "config.yaml").cache.similarity_threshold
+
+
+@pytest.fixture(scope="module")
+def minilm() -> Iterator[Embedder]:
+    yield SentenceTransformerEmbedder(EmbeddingSettings())
+
+
+def test_calibrate_picks_lowest_threshold_with_target_precision() -> None:
+    same, diff = Pair("q", "p", True, "paraphrase", "t"), Pair("q", "n", False, "topic", "t")
+    scored = [ScoredPair(same, 0.95, None), ScoredPair(same, 0.80, None), ScoredPair(diff, 0.85, None),
+              ScoredPair(diff, 0.97, "names")]
+    threshold, _ = calibrate(scored, grid=(0.7, 0.8, 0.86, 0.9))
+    assert threshold == 0.86
+    assert evaluate(scored, 0.86).recall == 0.5
+
+
+def test_committed_adversarial_set_has_at_least_30_pairs() -> None:
+    kinds = [p.kind for p in PAIRS if not p.same and p.kind in ADVERSARIAL_KINDS]
+    assert len(kinds) >= 30
+    assert {"plan", "negation", "number", "scope", "product"} <= set(kinds)
+
+
+def test_configured_threshold_has_99_percent_precision_on_committed_pairs(minilm: Embedder) -> None:
+    point = evaluate(score_pairs(PAIRS, minilm, GLOSSARY), THRESHOLD)
+    assert point.precision >= 0.99
+    assert point.recall >= 0.7
+
+
+def test_paraphrase_of_cached_question_hits_with_minilm(tmp_path: Path, minilm: Embedder) -> None:
+    env = cache_env(tmp_path, embedder=minilm, threshold=THRESHOLD)
+    env.admit("a1", "What is the grace period for premium payment under the National Parivar Mediclaim "
+                    "Plus Policy?")
+    hit = env.cache.lookup("How long is the grace period for paying the premium under the National "
+                           "Parivar Mediclaim Plus Policy?")
+    assert isinstance(hit, Answer) and hit.details["cache_id"] == "a1"
+
+
+def test_near_misses_never_hit_with_minilm(tmp_path: Path, minilm: Embedder) -> None:
+    env = cache_env(tmp_path, embedder=minilm, threshold=THRESHOLD)
+    false_hits = []
+    for n, pair in enumerate(p for p in PAIRS if not p.same):
+        env.admit(f"n{n}", pair.cached, scope=pair.cached_scope)
+        result = env.cache.lookup(pair.asked, scope=pair.asked_scope)
+        if not isinstance(result, Miss):
+            false_hits.append((pair.kind, pair.cached, pair.asked))
+        env.cache.forget(f"n{n}")
+    assert false_hits == []

@@ -1,0 +1,164 @@
+"""Hybrid retrieval: fusion maths, tokenisation, glossary, scope filtering, 0/1/2 documents.
+
+Real LanceDB in tmp_path; FakeEmbedder (deterministic bag-of-words) since the model is not the subject.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.config import RetrievalSettings
+from core.embedder import FakeEmbedder
+from core.fusion import convex_fusion, min_max, reciprocal_rank_fusion
+from core.retrieval import HybridRetriever, expand_glossary, in_scope, keyword_query, tokenize
+from core.types import ScoredChunk
+from tests.retrieval_helpers import RETRIEVAL, add_document, make_chunk, new_store
+
+A, B, C = (make_chunk("a.md", "alpha"), make_chunk("b.md", "beta"), make_chunk("c.md", "gamma"))
+
+
+def test_rrf_score_is_weighted_reciprocal_rank_scaled_to_one() -> None:
+    fused = reciprocal_rank_fusion({"vector": [(A, 0.9), (B, 0.5)], "keyword": [(B, 7.0), (C, 3.0)]},
+                                   {"vector": 1.0, "keyword": 1.0}, k=60)
+    top = 2 / 61
+    expected = {"b.md": (1 / 62 + 1 / 61) / top, "a.md": (1 / 61) / top, "c.md": (1 / 62) / top}
+    assert [s.chunk.path for s in fused] == ["b.md", "a.md", "c.md"]
+    for s in fused:
+        assert s.score == pytest.approx(expected[s.chunk.path])
+
+
+def test_rrf_weight_zero_ignores_a_leg() -> None:
+    fused = reciprocal_rank_fusion({"vector": [(A, 0.9)], "keyword": [(B, 7.0)]},
+                                   {"vector": 1.0, "keyword": 0.0}, k=60)
+    assert fused[0].chunk.path == "a.md" and fused[1].score == 0.0
+
+
+def test_rrf_records_each_legs_score_and_rank() -> None:
+    fused = reciprocal_rank_fusion({"vector": [(A, 0.9), (B, 0.5)], "keyword": [(B, 7.0)]}, {}, k=60)
+    b = next(s for s in fused if s.chunk.path == "b.md")
+    assert b.scores["vector"] == 0.5 and b.scores["vector_rank"] == 2.0
+    assert b.scores["keyword"] == 7.0 and b.scores["keyword_rank"] == 1.0
+
+
+def test_min_max_scales_to_unit_interval() -> None:
+    assert min_max([2.0, 4.0, 3.0]) == [0.0, 1.0, 0.5]
+
+
+def test_min_max_of_a_single_positive_score_is_one() -> None:
+    assert min_max([0.3]) == [1.0]
+
+
+def test_convex_fusion_is_weighted_mean_of_normalised_scores() -> None:
+    fused = convex_fusion({"vector": [(A, 0.9), (B, 0.5)], "keyword": [(B, 8.0), (C, 2.0)]},
+                          {"vector": 3.0, "keyword": 1.0})
+    scores = {s.chunk.path: s.score for s in fused}
+    assert scores == pytest.approx({"a.md": 0.75, "b.md": 0.25, "c.md": 0.0})
+
+
+def test_fusion_of_empty_legs_is_empty() -> None:
+    assert reciprocal_rank_fusion({"vector": [], "keyword": []}, {}) == []
+    assert convex_fusion({"vector": [], "keyword": []}, {}) == []
+
+
+def test_tokenize_nfkc_lowercase_punctuation_split() -> None:
+    assert tokenize("Beneﬁt: Pre-existing (PED)?") == ["benefit", "pre", "existing", "ped"]
+
+
+def test_keyword_query_strips_fts_syntax() -> None:
+    assert keyword_query('room AND "rent" OR icu^2 -plan* (a:b)') == "room and rent or icu 2 plan a b"
+
+
+def test_glossary_expands_whole_word_abbreviation() -> None:
+    assert expand_glossary("PED waiting period?", {"PED": "pre-existing disease"}) == (
+        "PED (pre-existing disease) waiting period?")
+
+
+def test_glossary_ignores_abbreviation_inside_a_word() -> None:
+    assert expand_glossary("SPEED limits", {"PED": "pre-existing disease"}) == "SPEED limits"
+
+
+@pytest.mark.parametrize(("path", "scope", "inside"), [
+    ("hr/leave.md", ["**"], True),
+    ("hr/leave.md", ["hr/**"], True),
+    ("hr/leave.md", ["hr"], True),
+    ("hr/leave.md", ["insurance/**"], False),
+    ("hrx/leave.md", ["hr/**"], False),
+    ("insurance/a.pdf", ["hr/**", "insurance/*.pdf"], True),
+])
+def test_in_scope(path: str, scope: list[str], inside: bool) -> None:
+    assert in_scope(path, scope) is inside
+
+
+@pytest.fixture
+def two_docs(tmp_path: Path) -> HybridRetriever:
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    add_document(store, emb, "hr/leave.md", ["Employees receive 25 days of paid leave each year.",
+                                              "Sick leave needs a doctor's note after three days."])
+    add_document(store, emb, "insurance/policy.pdf",
+                 ["Pre-existing disease is covered after 36 months of continuous coverage.",
+                  "A grace period of thirty days is allowed for premium payment."])
+    return HybridRetriever(store, emb, RETRIEVAL)
+
+
+def test_zero_documents_return_nothing(tmp_path: Path) -> None:
+    result = HybridRetriever(new_store(tmp_path), FakeEmbedder(), RETRIEVAL).retrieve("grace period?")
+    assert result.chunks == []
+
+
+def test_one_document_ranks_matching_chunk_first(tmp_path: Path) -> None:
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    add_document(store, emb, "only.md", ["The office opens at nine.", "Parking is free for staff."])
+    result = HybridRetriever(store, emb, RETRIEVAL).retrieve("Is parking free?")
+    assert result.chunks[0].chunk.text == "Parking is free for staff."
+
+
+def test_scores_are_never_negative(two_docs: HybridRetriever) -> None:
+    result = two_docs.retrieve("zebra crossing unrelated words")
+    assert all(s.score >= 0 and all(v >= 0 for v in s.scores.values()) for s in result.chunks)
+
+
+def test_two_documents_find_the_right_one(two_docs: HybridRetriever) -> None:
+    assert two_docs.retrieve("grace period for premium").chunks[0].chunk.path == "insurance/policy.pdf"
+
+
+def test_scope_excludes_documents_outside_it(two_docs: HybridRetriever) -> None:
+    result = two_docs.retrieve("grace period for premium", scope=["hr/**"])
+    assert result.chunks and {s.chunk.path for s in result.chunks} == {"hr/leave.md"}
+
+
+def test_scope_matching_nothing_returns_nothing(two_docs: HybridRetriever) -> None:
+    assert two_docs.retrieve("grace period", scope=["legal/**"]).chunks == []
+
+
+def test_glossary_expansion_reaches_the_keyword_leg(two_docs: HybridRetriever) -> None:
+    result = two_docs.retrieve("PED?")
+    assert result.query == "PED (pre-existing disease)?"
+    assert result.chunks[0].chunk.text.startswith("Pre-existing disease")
+
+
+def test_top_k_limits_results(two_docs: HybridRetriever) -> None:
+    assert len(two_docs.retrieve("leave days premium disease", top_k=2).chunks) == 2
+
+
+def test_convex_fusion_from_settings(tmp_path: Path) -> None:
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    add_document(store, emb, "a.md", ["Grace period of thirty days.", "Office opens at nine."])
+    retriever = HybridRetriever(store, emb, RetrievalSettings(fusion="convex"))
+    best = retriever.retrieve("grace period").chunks[0]
+    assert best.chunk.text.startswith("Grace") and 0.0 <= best.score <= 1.0
+
+
+class _ReverseReranker:
+    name = "reverse"
+
+    def rerank(self, question: str, candidates: list[ScoredChunk], keep: int) -> list[ScoredChunk]:
+        return list(reversed(candidates))[:keep]
+
+
+def test_reranker_hook_reorders_candidates(two_docs: HybridRetriever) -> None:
+    plain = two_docs.retrieve("grace period for premium").chunks
+    reranked = HybridRetriever(two_docs.store, two_docs.embedder, RETRIEVAL, reranker=_ReverseReranker())
+    result = reranked.retrieve("grace period for premium")
+    assert result.reranker == "reverse" and result.chunks[-1].chunk == plain[0].chunk
