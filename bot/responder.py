@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,7 +41,8 @@ class Responder:
         self.client = client
         self.service = service
         self.log = answer_log
-        self.handler_ms: list[float] = []
+        self.handler_ms: deque[float] = deque(maxlen=1000)
+        """Milliseconds from picking up a question to its logged answer (latest 1,000)."""
 
     def answer(self, q: Question, *, bot_user_id: str | None = None) -> AnswerRecord | None:
         """Ask the service and post the answer in ``q``'s thread; returns the logged record.

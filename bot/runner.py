@@ -30,6 +30,11 @@ def run_socket_mode(app: App, app_token: str) -> None:
     handler.start()
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the default listen backlog of 5 drops bursts of Slack deliveries
+
+
 def make_http_server(app: App, port: int, host: str = "0.0.0.0") -> ThreadingHTTPServer:
     """A threaded HTTP server dispatching POST ``/slack/events`` to ``app`` (port 0 picks a free one)."""
 
@@ -62,9 +67,7 @@ def make_http_server(app: App, port: int, host: str = "0.0.0.0") -> ThreadingHTT
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002
             log.debug("http: " + format, *args)
 
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
-    return server
+    return _Server((host, port), Handler)
 
 
 def run_http(app: App, port: int) -> None:

@@ -98,4 +98,4 @@ def to_citation(sc: ScoredChunk) -> Citation:
     """The :class:`Citation` of a scored chunk (file, first page, section, score, ids)."""
     c = sc.chunk
     return Citation(file=c.path, page=c.page, section=c.section, score=sc.score,
-                    chunk_id=c.chunk_id, text_hash=c.text_hash)
+                    chunk_id=c.chunk_id, text_hash=c.text_hash, page_end=c.page_end)

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from tests.slack_standin import Fault, event_body
 from tests.slack_standin.fake_service import FakeAnswerService
-from tests.slack_standin.harness import BotEnv, bot_env, slack, start_env  # noqa: F401 (fixtures)
-from tests.slack_standin.web_api import SlackStandIn
+from tests.slack_standin.harness import BotEnv, open_env
+
+
+@pytest.fixture
+def bot_env(tmp_path: Path) -> Iterator[BotEnv]:
+    with open_env(tmp_path) as env:
+        yield env
+
 
 PARENT = "1718000000.000100"
 
@@ -20,8 +29,8 @@ def test_channel_scope_is_passed_to_the_service(bot_env: BotEnv) -> None:
     assert scopes == [("**",), ("hr/**",)]
 
 
-def test_dm_uses_default_scope(tmp_path: Path, slack: SlackStandIn) -> None:
-    with start_env(tmp_path, slack, default_scope=("public/**",)) as env:
+def test_dm_uses_default_scope(tmp_path: Path) -> None:
+    with open_env(tmp_path, default_scope=("public/**",)) as env:
         env.send(event_body("message_im"))
         env.settle()
         assert [c.scope for c in env.service.calls] == [("public/**",)]
@@ -51,8 +60,8 @@ def test_non_admin_cannot_reindex(bot_env: BotEnv) -> None:
     assert "Only policybot admins" in eph["text"]
 
 
-def test_user_rate_limit_gets_a_polite_ephemeral_reply(tmp_path: Path, slack: SlackStandIn) -> None:
-    with start_env(tmp_path, slack, user_rate_per_minute=2) as env:
+def test_user_rate_limit_gets_a_polite_ephemeral_reply(tmp_path: Path) -> None:
+    with open_env(tmp_path, user_rate_per_minute=2) as env:
         for i in range(3):
             env.send(event_body("app_mention", ts=f"1718000000.00{i}100"))
             env.settle()
@@ -71,8 +80,10 @@ def test_outgoing_429_is_retried_after_retry_after(bot_env: BotEnv) -> None:
     assert len(bot_env.slack.bot_messages()) == 1
 
 
-def test_streams_with_the_chat_stream_api(tmp_path: Path, slack: SlackStandIn) -> None:
-    with start_env(tmp_path, slack, FakeAnswerService(stream_words=True, long_answer=1200), stream=True) as env:
+def test_streams_with_the_chat_stream_api(tmp_path: Path) -> None:
+    service = FakeAnswerService(stream_words=True, long_answer=1200)
+    with open_env(tmp_path, service, stream=True) as env:
+        slack = env.slack
         env.send(event_body("app_mention"))
         env.settle()
         assert len(slack.calls_to("chat.startStream")) == 1
@@ -84,9 +95,10 @@ def test_streams_with_the_chat_stream_api(tmp_path: Path, slack: SlackStandIn) -
         assert "hr/parental-leave.md" in str(msg["blocks"])
 
 
-def test_stream_falls_back_to_chat_update(tmp_path: Path, slack: SlackStandIn) -> None:
-    slack.fail("chat.startStream", Fault(error="unknown_method"))
-    with start_env(tmp_path, slack, FakeAnswerService(stream_words=True), stream=True) as env:
+def test_stream_falls_back_to_chat_update(tmp_path: Path) -> None:
+    with open_env(tmp_path, FakeAnswerService(stream_words=True), stream=True) as env:
+        slack = env.slack
+        slack.fail("chat.startStream", Fault(error="unknown_method"))
         env.send(event_body("app_mention"))
         env.settle()
         (msg,) = slack.bot_messages()

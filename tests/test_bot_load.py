@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
 
 from tests.slack_standin import event_body
-from tests.slack_standin.harness import BotEnv, bot_env, slack  # noqa: F401 (fixtures)
+from tests.slack_standin.harness import BotEnv, open_env
+
+
+@pytest.fixture
+def bot_env(tmp_path: Path) -> Iterator[BotEnv]:
+    with open_env(tmp_path) as env:
+        yield env
+
 
 
 def test_fifty_questions_from_ten_users_get_fifty_replies(bot_env: BotEnv) -> None:

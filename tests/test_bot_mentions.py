@@ -6,16 +6,24 @@ Exactly once, which messages are answered, request verification and long answers
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bot.render import escape
 from tests.slack_standin import event_body
 from tests.slack_standin.fake_service import FakeAnswerService
-from tests.slack_standin.harness import BotEnv, bot_env, slack, start_env  # noqa: F401 (fixtures)
+from tests.slack_standin.harness import BotEnv, open_env
 from tests.slack_standin.methods import check_blocks
-from tests.slack_standin.web_api import SlackStandIn
+
+
+@pytest.fixture
+def bot_env(tmp_path: Path) -> Iterator[BotEnv]:
+    with open_env(tmp_path) as env:
+        yield env
+
 
 PARENT = "1718000000.000100"
 MANIFEST = Path(__file__).resolve().parents[1] / "slack" / "manifest.yaml"
@@ -95,8 +103,9 @@ def test_edit_of_answered_question_does_not_answer_again(bot_env: BotEnv) -> Non
 def test_deleted_message_and_broadcast_thanks_get_no_reply(bot_env: BotEnv) -> None:
     bot_env.send(event_body("app_mention"))
     bot_env.settle()
+    previous = {"ts": PARENT, "text": "x", "user": "U0FAKEUSR1"}
     deleted = event_body("message_changed", subtype="message_deleted", message=None,
-                         deleted_ts=PARENT, previous_message={"ts": PARENT, "text": "x", "user": "U0FAKEUSR1"})
+                         deleted_ts=PARENT, previous_message=previous)
     assert bot_env.send(deleted) == 200
     assert bot_env.send(event_body("message_thread_broadcast")) == 200
     bot_env.settle()
@@ -117,10 +126,9 @@ def test_stale_timestamp_gets_401_and_no_processing(bot_env: BotEnv) -> None:
     assert posts(bot_env) == [] and bot_env.service.calls == []
 
 
-def test_six_thousand_character_answer_posts_valid_blocks_with_nothing_lost(
-        tmp_path: Path, slack: SlackStandIn) -> None:
+def test_six_thousand_character_answer_posts_valid_blocks_with_nothing_lost(tmp_path: Path) -> None:
     service = FakeAnswerService(long_answer=6000, extra_text=" Tell <!channel> and <@U0FAKEUSR2> & co.")
-    with start_env(tmp_path, slack, service) as env:
+    with open_env(tmp_path, service) as env:
         env.send(event_body("app_mention"))
         env.settle()
         sent = posts(env)

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.slack_standin import event_body, load_fixture
-from tests.slack_standin.harness import BotEnv, bot_env, slack  # noqa: F401 (fixtures)
+from tests.slack_standin.harness import BotEnv, open_env
+
+
+@pytest.fixture
+def bot_env(tmp_path: Path) -> Iterator[BotEnv]:
+    with open_env(tmp_path) as env:
+        yield env
+
 
 PARENT = "1718000000.000100"
 

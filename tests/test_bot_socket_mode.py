@@ -15,23 +15,28 @@ from core.answer_log import AnswerLog
 from core.store import Store
 from tests.slack_standin import SocketModeServer, load_fixture
 from tests.slack_standin.fake_service import FakeAnswerService
-from tests.slack_standin.harness import make_settings, secrets, slack  # noqa: F401 (fixtures)
+from tests.slack_standin.harness import make_settings, secrets
 from tests.slack_standin.web_api import APP_TOKEN, SlackStandIn
 
 ACK_DEADLINE_S = 3.0  # Slack's ack deadline (https://docs.slack.dev/apis/events-api/using-socket-mode)
 
 
+QUESTION = "<@U0FAKEBOT1> what is the parental leave policy?"
+Env = tuple[SocketModeServer, BackgroundWork, SlackStandIn]
+
+
 @pytest.fixture
-def socket_env(tmp_path: Path, slack: SlackStandIn) -> Iterator[tuple[SocketModeServer, BackgroundWork]]:
-    settings = make_settings(tmp_path, slack)
-    work = BackgroundWork()
-    app = build_app(settings, secrets(), FakeAnswerService(), AnswerLog(Store(settings.data_dir).db), work=work)
-    with SocketModeServer(slack) as ws:
+def socket_env(tmp_path: Path) -> Iterator[Env]:
+    with SlackStandIn() as slack, SocketModeServer(slack) as ws:
+        settings = make_settings(tmp_path, slack)
+        work = BackgroundWork()
+        answer_log = AnswerLog(Store(settings.data_dir).db)
+        app = build_app(settings, secrets(), FakeAnswerService(), answer_log, work=work)
         handler = SocketModeHandler(app, APP_TOKEN, web_client=app.client)
         handler.connect()
         assert ws.connected.wait(10)
         try:
-            yield ws, work
+            yield ws, work, slack
         finally:
             work.drain(60)
             handler.close()
@@ -39,10 +44,10 @@ def socket_env(tmp_path: Path, slack: SlackStandIn) -> Iterator[tuple[SocketMode
 
 
 def test_socket_mode_envelope_is_acked_within_3_seconds(
-        socket_env: tuple[SocketModeServer, BackgroundWork], slack: SlackStandIn) -> None:
-    ws, work = socket_env
+        socket_env: Env) -> None:
+    ws, work, slack = socket_env
     frames = load_fixture("socket_mode/frames.json")
-    slack.add_message("C0FAKEPOL1", "<@U0FAKEBOT1> what is the parental leave policy?", ts="1718000000.000100")
+    slack.add_message("C0FAKEPOL1", QUESTION, ts="1718000000.000100")
     sent = ws.send(frames["events_api_envelope"])
     ack = ws.wait_ack(frames["events_api_envelope"]["envelope_id"], timeout=10)
     assert ack is not None and ack[0] - sent < ACK_DEADLINE_S
@@ -50,10 +55,10 @@ def test_socket_mode_envelope_is_acked_within_3_seconds(
 
 
 def test_socket_mode_retry_envelope_is_answered_once(
-        socket_env: tuple[SocketModeServer, BackgroundWork], slack: SlackStandIn) -> None:
-    ws, work = socket_env
+        socket_env: Env) -> None:
+    ws, work, slack = socket_env
     frames = load_fixture("socket_mode/frames.json")
-    slack.add_message("C0FAKEPOL1", "<@U0FAKEBOT1> what is the parental leave policy?", ts="1718000000.000100")
+    slack.add_message("C0FAKEPOL1", QUESTION, ts="1718000000.000100")
     for name in ("events_api_envelope", "events_api_envelope_retry"):
         ws.send(frames[name])
         assert ws.wait_ack(frames[name]["envelope_id"], timeout=10) is not None

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from core.types import Turn
 from tests.slack_standin import Fault, event_body
-from tests.slack_standin.harness import BotEnv, bot_env, slack, start_env  # noqa: F401 (fixtures)
-from tests.slack_standin.web_api import SlackStandIn
+from tests.slack_standin.harness import BotEnv, open_env
+
+
+@pytest.fixture
+def bot_env(tmp_path: Path) -> Iterator[BotEnv]:
+    with open_env(tmp_path) as env:
+        yield env
+
 
 PARENT = "1718000000.000100"
 FOLLOW_UP = "1718000100.000300"
@@ -65,9 +74,9 @@ def test_history_is_topped_up_with_other_thread_messages(bot_env: BotEnv) -> Non
     assert [t.role for t in history] == ["user", "assistant", "user"] and colleague
 
 
-def test_history_comes_from_the_log_when_replies_are_refused(tmp_path: Path, slack: SlackStandIn) -> None:
-    with start_env(tmp_path, slack) as env:
+def test_history_comes_from_the_log_when_replies_are_refused(tmp_path: Path) -> None:
+    with open_env(tmp_path) as env:
         ask_plan_a(env)
-        slack.fail("conversations.replies", Fault(error="missing_scope", times=5))
+        env.slack.fail("conversations.replies", Fault(error="missing_scope", times=5))
         follow_up(env)
         assert "fifteen days" in replies_text(env)[1]

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fpdf import FPDF
 
 ROOT = Path(__file__).resolve().parents[1] / "policies"
 FIXED_DATE = dt.datetime(2026, 1, 15, 9, 0, tzinfo=dt.UTC)
@@ -110,23 +114,23 @@ def make_pdf(path: Path) -> None:
     pdf.output(str(path))
 
 
-def _title(pdf: object, text: str) -> None:
-    pdf.set_font("Helvetica", "B", 16)  # type: ignore[attr-defined]
-    pdf.multi_cell(0, 9, text, new_x="LMARGIN", new_y="NEXT")  # type: ignore[attr-defined]
-    pdf.ln(2)  # type: ignore[attr-defined]
+def _title(pdf: FPDF, text: str) -> None:
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.multi_cell(0, 9, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(2)
 
 
-def _heading(pdf: object, text: str) -> None:
-    pdf.ln(3)  # type: ignore[attr-defined]
-    pdf.set_font("Helvetica", "B", 12)  # type: ignore[attr-defined]
-    pdf.multi_cell(0, 7, text, new_x="LMARGIN", new_y="NEXT")  # type: ignore[attr-defined]
-    pdf.set_font("Helvetica", "", 10)  # type: ignore[attr-defined]
+def _heading(pdf: FPDF, text: str) -> None:
+    pdf.ln(3)
+    pdf.set_font("Helvetica", "B", 12)
+    pdf.multi_cell(0, 7, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 10)
 
 
-def _para(pdf: object, text: str) -> None:
-    pdf.set_font("Helvetica", "", 10)  # type: ignore[attr-defined]
-    pdf.multi_cell(0, 5.5, text, new_x="LMARGIN", new_y="NEXT")  # type: ignore[attr-defined]
-    pdf.ln(1)  # type: ignore[attr-defined]
+def _para(pdf: FPDF, text: str) -> None:
+    pdf.set_font("Helvetica", "", 10)
+    pdf.multi_cell(0, 5.5, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(1)
 
 
 def main() -> None:

@@ -28,11 +28,12 @@ def sign(secret: str, timestamp: str, body: str) -> str:
 
 @dataclass
 class Delivery:
-    """One HTTP delivery: status and body returned, and when it was sent (monotonic seconds)."""
+    """One HTTP delivery: status and body returned, when it was sent and answered (monotonic s)."""
 
     status: int
     body: str
     sent_at: float
+    acked_at: float
 
 
 class EventsDriver:
@@ -83,7 +84,7 @@ class EventsDriver:
                    "X-Slack-Signature": sign(secret or self.secret, ts, body), **extra}
         sent = time.monotonic()
         resp = self.http.post(self.url, content=body.encode(), headers=headers)
-        return Delivery(resp.status_code, resp.text, sent)
+        return Delivery(resp.status_code, resp.text, sent, time.monotonic())
 
     def _mirror(self, event: dict[str, Any]) -> None:
         if self.standin is None or event.get("type") not in {"message", "app_mention"}:

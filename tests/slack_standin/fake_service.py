@@ -57,15 +57,16 @@ class FakeAnswerService:
         if self.delay_s:
             time.sleep(self.delay_s)
         q = question.lower()
-        subject = _find(q, SUBJECTS) or next(
-            (s for t in reversed(history) if t.role == "user" for s in [_find(t.text.lower(), SUBJECTS)] if s), "")
+        earlier = [_find(t.text.lower(), SUBJECTS) for t in reversed(history) if t.role == "user"]
+        subject = _find(q, SUBJECTS) or next((s for s in earlier if s), "")
         plan = _find(q, PLANS)
         text = FACTS.get((subject, plan)) or FACTS.get((subject, ""))
         if text is None:
             return Answer(answer=NOT_FOUND, citations=[], provider="fake", found=False)
         if self.long_answer:
             text = _long(text, self.long_answer)
-        cite = Citation(file=f"hr/{subject.replace(' ', '-')}.md", page=None, section="Eligibility", score=0.9)
+        name = subject.replace(" ", "-")
+        cite = Citation(file=f"hr/{name}.md", page=None, section="Eligibility", score=0.9)
         pdf = Citation(file="insurance/policy.pdf", page=12, section="Premium", score=0.8)
         return Answer(answer=text + self.extra_text, citations=[cite, pdf], provider="fake")
 
@@ -85,7 +86,8 @@ def _find(text: str, options: Sequence[str]) -> str:
 
 
 def _long(text: str, size: int) -> str:
-    out, n = [], 0
+    out: list[str] = []
+    n = 0
     while n < size:
         para = f"Paragraph {len(out) + 1}. {text} " * 5
         out.append(para.strip())

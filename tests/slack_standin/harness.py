@@ -1,19 +1,18 @@
-"""Pytest fixtures: a bolt app built by ``bot.app.build_app`` against the local Slack, served over HTTP.
+"""Test harness: a bolt app built by ``bot.app.build_app`` against the local Slack, served over HTTP.
 
-``bot_env`` yields a :class:`BotEnv` with the Web API stand-in, the fake answer service, the answer
-log (real LanceDB in ``tmp_path``), the app's HTTP server and a signed-event driver. Import the fixture
-into a test module (``from tests.slack_standin.harness import bot_env``).
+:func:`open_env` yields a :class:`BotEnv` with the Web API stand-in, the fake answer service, the
+answer log (real LanceDB in ``tmp_path``), the app's HTTP server and a signed-event driver.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
 from slack_bolt import App
 
 from bot.app import build_app
@@ -65,51 +64,29 @@ def secrets() -> Secrets:
     return Secrets(slack_bot_token=BOT_TOKEN, slack_app_token=APP_TOKEN, slack_signing_secret=SIGNING_SECRET)
 
 
-@pytest.fixture
-def slack() -> Iterator[SlackStandIn]:
-    """A running Web API stand-in."""
-    with SlackStandIn() as s:
-        yield s
-
-
-@pytest.fixture
-def bot_env(tmp_path: Path, slack: SlackStandIn, request: pytest.FixtureRequest) -> Iterator[BotEnv]:
-    """The bot (real bolt + WebClient) served on a random port; ``@pytest.mark.slack_settings(...)``
-    is not used — tests needing other settings build their own env with :func:`start_env`."""
-    with start_env(tmp_path, slack) as env:
-        yield env
-
-
-class start_env:  # noqa: N801 (used like a function)
-    """Context manager building a :class:`BotEnv` with ``service`` and slack settings overrides."""
-
-    def __init__(self, tmp_path: Path, slack: SlackStandIn, service: FakeAnswerService | None = None,
-                 **slack_overrides: Any) -> None:
-        self.settings = make_settings(tmp_path, slack, **slack_overrides)
-        self.slack = slack
-        self.service = service or FakeAnswerService()
-        self.work = BackgroundWork(workers=4)
-        self.answer_log = AnswerLog(Store(self.settings.data_dir).db)
-        self.status_calls: list[str | None] = []
-        self.app = build_app(self.settings, secrets(), self.service, self.answer_log, work=self.work,
-                             status=lambda: "index: 3 documents, 42 chunks",
-                             reindex=self._reindex)
-        self.server = make_http_server(self.app, 0, host="127.0.0.1")
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def _reindex(self, path: str | None) -> str:
-        self.status_calls.append(path)
-        return f"reindexed {path or 'everything'}"
-
-    def __enter__(self) -> BotEnv:
-        self.thread.start()
-        url = f"http://127.0.0.1:{self.server.server_address[1]}{EVENTS_PATH}"
-        self.driver = EventsDriver(url, SIGNING_SECRET, self.slack)
-        return BotEnv(self.slack, self.service, self.answer_log, self.app, self.work, self.driver, self.settings)
-
-    def __exit__(self, *exc: object) -> None:
-        self.work.drain(timeout=60)
-        self.driver.close()
-        self.server.shutdown()
-        self.server.server_close()
-        self.work.shutdown()
+@contextmanager
+def open_env(tmp_path: Path, service: FakeAnswerService | None = None,
+             slack: SlackStandIn | None = None, **slack_overrides: Any) -> Iterator[BotEnv]:
+    """A :class:`BotEnv`: the bot (real bolt + WebClient, built by ``build_app``) served over HTTP on a
+    random port against a local Slack (a new one unless ``slack`` is given). ``slack_overrides`` go
+    into :class:`SlackSettings`. On exit, background work is drained and everything stopped."""
+    with ExitStack() as stack:
+        if slack is None:
+            slack = stack.enter_context(SlackStandIn())
+        settings = make_settings(tmp_path, slack, **slack_overrides)
+        service = service or FakeAnswerService()
+        work = BackgroundWork(workers=4)
+        stack.callback(work.shutdown)
+        answer_log = AnswerLog(Store(settings.data_dir).db)
+        app = build_app(settings, secrets(), service, answer_log, work=work,
+                        status=lambda: "index: 3 documents, 42 chunks",
+                        reindex=lambda path: f"reindexed {path or 'everything'}")
+        server = make_http_server(app, 0, host="127.0.0.1")
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+        stack.callback(server.server_close)
+        stack.callback(server.shutdown)
+        url = f"http://127.0.0.1:{server.server_address[1]}{EVENTS_PATH}"
+        driver = EventsDriver(url, SIGNING_SECRET, slack)
+        stack.callback(driver.close)
+        stack.callback(work.drain, 60)
+        yield BotEnv(slack, service, answer_log, app, work, driver, settings)

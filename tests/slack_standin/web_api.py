@@ -84,9 +84,9 @@ class SlackStandIn:
         self.calls: list[Call] = []
         self.lock = threading.RLock()
         self._faults: dict[str, list[Fault]] = {}
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="slack-standin", daemon=True)
+        self._server = _Server(("127.0.0.1", 0), _make_handler(self))
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                                        name="slack-standin", daemon=True)
 
     # ---- lifecycle ------------------------------------------------------------------------
     @property
@@ -182,6 +182,11 @@ class SlackStandIn:
             if fault.times <= 0:
                 queue.pop(0)
             return fault
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
 
 
 def _make_handler(standin: SlackStandIn) -> type[BaseHTTPRequestHandler]:

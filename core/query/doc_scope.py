@@ -1,0 +1,136 @@
+"""Document-scope detection: which indexed documents does a question name?
+
+"Under Arogya Sanjeevani, …" should search only ``arogya_sanjeevani.pdf``; "ICICI Lombard Golden
+Shield" only ``insurance/ICIHLIP22012V012223.pdf``; a question that names no policy stays
+corpus-wide. Data flow:
+
+``(path, title_text)`` pairs (title text = the first chunks of each document, see
+:func:`titles_from_chunk_rows`) → :func:`build_catalog` (name variants per path, :mod:`core.query.names`;
+a variant also covers every document whose title text mentions it, so "Northwind Health Plus" covers
+the plan's booklet *and* the benefits overview that compares it) → :func:`detect_scope` (the
+variants found in the question as contiguous token runs → their paths).
+
+Safeguards against false scoping: generic words never name a document
+(:data:`~core.query.text.GENERIC_WORDS`); a variant covering more than ``max_docs`` documents is a
+company or family name, not a document name, and is dropped ("Contoso Electronics"); when the
+question matches several variants, the documents they share win (intersection), and only when
+they share none (a comparison of two policies) is the union returned.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.query.names import Variant, path_variants, title_variants
+from core.query.text import name_tokens
+
+log = logging.getLogger(__name__)
+
+TITLE_CHUNKS = 3
+"""Chunks (by ordinal) that make a document's title text: the title page, the front matter and the
+first paragraph; enough for an overview document to mention the products it compares."""
+
+MAX_DOCS_PER_NAME = 3
+"""A name that covers more documents than this names a company or a family of documents."""
+
+
+@dataclass(frozen=True)
+class DocumentCatalog:
+    """Name variants of the indexed documents.
+
+    Attributes:
+        names: variant (tuple of name tokens) → the paths it names (sorted tuple).
+        paths: every catalogued path.
+    """
+
+    names: Mapping[Variant, tuple[str, ...]]
+    paths: tuple[str, ...]
+
+    def variants_of(self, path: str) -> list[Variant]:
+        """The variants that name ``path`` (for ``status`` output and tests)."""
+        return sorted(v for v, ps in self.names.items() if path in ps)
+
+
+def titles_from_chunk_rows(rows: Iterable[Mapping[str, Any]], chunks: int = TITLE_CHUNKS) -> list[tuple[str, str]]:
+    """``(path, title_text)`` pairs from chunk rows with ``path``, ``ordinal`` and ``text`` keys.
+
+    The title text is the text of the first ``chunks`` chunks of each path, in ordinal order. Feed it
+    ``store.chunk_rows(where=f"ordinal < {TITLE_CHUNKS}", columns=["path", "ordinal", "text"])``.
+    """
+    by_path: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for row in rows:
+        if int(row["ordinal"]) < chunks:
+            by_path[str(row["path"])].append((int(row["ordinal"]), str(row["text"])))
+    return [(path, "\n".join(text for _, text in sorted(parts))) for path, parts in sorted(by_path.items())]
+
+
+def build_catalog(titles: Iterable[tuple[str, str]], *, max_docs: int = MAX_DOCS_PER_NAME) -> DocumentCatalog:
+    """The :class:`DocumentCatalog` of ``(path, title_text)`` pairs (title text may be ``""``).
+
+    Each path gets the variants of its file name and title lines (:mod:`core.query.names`); each
+    variant also covers the paths whose title text contains it as a token run. Variants covering more
+    than ``max_docs`` paths are dropped.
+    """
+    docs = list(titles)
+    owners: dict[Variant, set[str]] = defaultdict(set)
+    for path, text in docs:
+        for variant in path_variants(path) | title_variants(text):
+            owners[variant].add(path)
+    token_runs = {path: name_tokens(text) for path, text in docs}
+    names: dict[Variant, tuple[str, ...]] = {}
+    for variant, paths in owners.items():
+        covered = paths | {p for p, toks in token_runs.items() if _contains(toks, variant)}
+        if len(covered) <= max_docs:
+            names[variant] = tuple(sorted(covered))
+    log.info("document catalog: %d documents, %d names (%d too broad)", len(docs), len(names),
+             len(owners) - len(names))
+    return DocumentCatalog(names, tuple(sorted(p for p, _ in docs)))
+
+
+def detect_scope(question: str, catalog: DocumentCatalog) -> list[str] | None:
+    """The paths ``question`` names, sorted; ``None`` when it names none (retrieval stays corpus-wide).
+
+    Matching is on :func:`~core.query.text.name_tokens` (case-insensitive, stopwords dropped, plurals
+    folded), so "the National Parivar Mediclaim Plus policy" finds ``("parivar", "mediclaim")``.
+    """
+    matched = matched_names(question, catalog)
+    if not matched:
+        return None
+    sets = [set(catalog.names[v]) for v in matched]
+    shared = set.intersection(*sets)
+    paths = sorted(shared or set.union(*sets))
+    log.info("document scope: %d names matched → %d documents", len(matched), len(paths))
+    return paths
+
+
+def matched_names(question: str, catalog: DocumentCatalog) -> list[Variant]:
+    """The catalog variants that occur in ``question`` as contiguous token runs, longest first."""
+    tokens = name_tokens(question)
+    found = [v for v in catalog.names if _contains(tokens, v)]
+    return sorted(found, key=lambda v: (-len(v), v))
+
+
+def restrict(scope: Sequence[str], detected: Sequence[str] | None, allowed: Iterable[str]) -> list[str]:
+    """Combine a channel scope with a detected document scope.
+
+    Args:
+        scope: the folder globs the channel may search (e.g. ``["**"]`` or ``["hr/**"]``).
+        detected: :func:`detect_scope` output.
+        allowed: the indexed paths inside ``scope`` (``core.retrieval.scope_paths``).
+
+    Returns:
+        The detected paths the channel may search, or ``list(scope)`` unchanged when nothing was
+        detected or none of the detected paths is allowed (a name never widens a channel's scope).
+    """
+    permitted = set(allowed)
+    narrowed = [p for p in detected or () if p in permitted]
+    return narrowed or list(scope)
+
+
+def _contains(tokens: Sequence[str], run: Sequence[str]) -> bool:
+    n = len(run)
+    return n > 0 and any(tuple(tokens[i:i + n]) == tuple(run) for i in range(len(tokens) - n + 1))
