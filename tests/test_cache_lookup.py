@@ -148,3 +148,22 @@ def test_stats_count_hits_misses_and_invalidations(tmp_path: Path) -> None:
     stats = env.cache.stats()
     assert (stats.hits, stats.misses, stats.invalidations) == (1, {"similarity": 1}, {"source changed": 1})
     assert (stats.entries["invalidated"], stats.times_served) == (1, 1)
+
+
+def test_source_edited_after_a_hit_is_still_caught(tmp_path: Path) -> None:
+    env = cache_env(tmp_path)
+    env.admit("a1", Q)
+    assert isinstance(env.cache.lookup(Q), Answer)
+    index_file(env.store, env.embedder, POLICY, ["The grace period is fifteen days.", POLICY_TEXTS[1]])
+    miss = env.cache.lookup(Q)
+    assert isinstance(miss, Miss) and miss.reason == "stale"
+
+
+def test_times_served_is_persisted_on_flush(tmp_path: Path) -> None:
+    env = cache_env(tmp_path)
+    env.admit("a1", Q)
+    env.cache.lookup(Q)
+    env.cache.lookup(PARAPHRASE)
+    env.cache.flush()
+    reopened = make_answer_cache(env.store, env.embedder, Settings(), "fp-1")
+    assert reopened.stats().times_served == 2

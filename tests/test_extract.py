@@ -13,7 +13,7 @@ from core.types import ExtractedDocument
 from indexer.extract import extract_file
 from indexer.extract.normalize import join_hyphenated, normalize_pages
 from indexer.extract.pdf import TABULAR_MIN_RULES, count_rules
-from indexer.extract.tables import split_markdown_table
+from indexer.extract.tables import merge_continuations, split_markdown_table
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -96,6 +96,12 @@ def test_split_markdown_table_keeps_small_table_whole() -> None:
     assert split_markdown_table(table, lambda t: len(t) < 1000) == [table]
     parts = split_markdown_table(table, lambda t: t.count("\n") <= 2)
     assert parts == ["| a | b |\n| --- | --- |\n| 1 | 2 |", "| a | b |\n| --- | --- |\n| 3 | 4 |"]
+
+
+def test_wrapped_pdf_cell_rows_are_merged_into_the_row_above() -> None:
+    rows = [["Item", "Rule"], ["Grace", "thirty days is"], ["", "available."], ["", "New point."]]
+    assert merge_continuations(rows) == [["Item", "Rule"], ["Grace", "thirty days is available."],
+                                         ["", "New point."]]
 
 
 def test_nfkc_folds_ligatures() -> None:

@@ -10,11 +10,21 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from core.query.doc_scope import build_catalog, detect_scope, restrict, titles_from_chunk_rows
+from core.embedder import FakeEmbedder
+from core.query.doc_scope import (
+    TITLE_CHUNKS,
+    DocumentCatalog,
+    build_catalog,
+    detect_scope,
+    restrict,
+    titles_from_chunk_rows,
+)
 from core.query.names import path_variants, title_lines, title_variants
+from tests.retrieval_helpers import add_document, new_store
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 TITLE_PAGES = 3  # an overview names the products it compares on its first content page
+TITLE_CHARS = 2500  # ~ TITLE_CHUNKS chunks of 256 tokens
 
 
 def first_pages_text(path: Path) -> str:
@@ -23,7 +33,12 @@ def first_pages_text(path: Path) -> str:
         reader = PdfReader(path)
         if reader.is_encrypted:
             reader.decrypt("")
-        return "\n".join(p.extract_text() or "" for p in reader.pages[:TITLE_PAGES])[:4000]
+        text = ""
+        for page in reader.pages[:TITLE_PAGES]:  # about as much text as the first three chunks
+            text += (page.extract_text() or "") + "\n"
+            if len(text) >= TITLE_CHARS:
+                break
+        return text[:4000]
     if path.suffix == ".docx":
         return "\n".join(p.text for p in docx.Document(str(path)).paragraphs[:40])
     return path.read_text(encoding="utf-8")[:4000]
@@ -34,6 +49,11 @@ def corpus_titles() -> list[tuple[str, str]]:
     files = [p for p in sorted(CORPUS.rglob("*")) if p.suffix in {".pdf", ".docx", ".md"}
              and "broken" not in p.parts and p.name != "MANIFEST.md"]
     return [(p.relative_to(CORPUS).as_posix(), first_pages_text(p)) for p in files]
+
+
+@pytest.fixture(scope="module")
+def corpus_catalog(corpus_titles: list[tuple[str, str]]) -> DocumentCatalog:
+    return build_catalog(corpus_titles)
 
 
 @pytest.fixture(scope="module")
@@ -59,30 +79,35 @@ def test_generic_file_name_gives_no_name() -> None:
 
 
 def test_title_lines_stop_at_prose() -> None:
-    text = "ACME Insurance Limited\nGolden Shield\nPolicy Wording\nThis policy is a contract between us\nAir Ambulance"
+    text = ("ACME Insurance Limited\nGolden Shield\nPolicy Wording\nThis policy is a contract between us\n"
+            "Air Ambulance")
     assert title_lines(text) == ["ACME Insurance Limited", "Golden Shield", "Policy Wording"]
 
 
 def test_company_line_gives_brand_and_generic_lines_give_nothing() -> None:
-    variants = title_variants("Edelweiss General Insurance Company Limited,\nPolicy Wordings\nHealth Insurance")
+    text = "Edelweiss General Insurance Company Limited,\nPolicy Wordings\nHealth Insurance"
+    variants = title_variants(text)
     assert variants == {("edelweiss",)}
 
 
 # --- catalog and detection (synthetic) ----------------------------------------------------------------
 
+TWO_DOCS = [("a/golden.pdf", "Golden Shield\nPolicy Wording"), ("b/easy.pdf", "EASY HEALTH")]
+
+
 def test_generic_words_never_scope() -> None:
-    catalog = build_catalog([("a/golden.pdf", "Golden Shield\nPolicy Wording"), ("b/easy.pdf", "EASY HEALTH")])
+    catalog = build_catalog(TWO_DOCS)
     assert detect_scope("What does the health insurance policy plan cover?", catalog) is None
 
 
 def test_name_maps_to_its_document() -> None:
-    catalog = build_catalog([("a/golden.pdf", "Golden Shield\nPolicy Wording"), ("b/easy.pdf", "EASY HEALTH")])
+    catalog = build_catalog(TWO_DOCS)
     assert detect_scope("Is dental covered under easy health?", catalog) == ["b/easy.pdf"]
 
 
 def test_name_also_covers_documents_that_mention_it_in_their_title_text() -> None:
     catalog = build_catalog([("hr/plus.pdf", "Northwind Health Plus Plan"),
-                             ("hr/options.pdf", "Benefit Packages\nWe offer Northwind Health Plus and more.")])
+                             ("hr/options.pdf", "Benefit Packages\nWe offer Northwind Health Plus.")])
     assert detect_scope("Northwind Health Plus deductible?", catalog) == ["hr/options.pdf", "hr/plus.pdf"]
 
 
@@ -99,9 +124,21 @@ def test_two_named_policies_give_both() -> None:
 
 
 def test_titles_from_chunk_rows_keeps_first_chunks_in_order() -> None:
-    rows = [{"path": "a.pdf", "ordinal": 1, "text": "second"}, {"path": "a.pdf", "ordinal": 0, "text": "first"},
+    rows = [{"path": "a.pdf", "ordinal": 1, "text": "second"},
+            {"path": "a.pdf", "ordinal": 0, "text": "first"},
             {"path": "a.pdf", "ordinal": 5, "text": "late"}]
     assert titles_from_chunk_rows(rows) == [("a.pdf", "first\nsecond")]
+
+
+def test_catalog_from_real_store_chunk_rows(tmp_path: Path) -> None:
+    store, embedder = new_store(tmp_path), FakeEmbedder()
+    add_document(store, embedder, "insurance/ICI123.pdf",
+                 ["Golden Shield\nPolicy Wording", "Definitions", "Room rent", "Golden Harvest mention"])
+    add_document(store, embedder, "insurance/HDF456.pdf", ["EASY HEALTH\nPreamble", "Cover"])
+    rows = store.chunk_rows(where=f"ordinal < {TITLE_CHUNKS}", columns=["path", "ordinal", "text"])
+    catalog = build_catalog(titles_from_chunk_rows(rows))
+    assert detect_scope("Is there a co-payment in Golden Shield?", catalog) == ["insurance/ICI123.pdf"]
+    assert detect_scope("What about Golden Harvest?", catalog) is None  # chunk 3 is not title text
 
 
 def test_restrict_never_widens_channel_scope() -> None:
@@ -119,29 +156,29 @@ GENERIC = ["golden-02", "golden-03", "golden-04", "golden-05", "golden-06", "gol
 
 @pytest.mark.parametrize("item_id", NAMED)
 def test_question_naming_a_product_maps_to_its_file(
-    item_id: str, corpus_titles: list[tuple[str, str]], qa: dict[str, dict[str, object]]
+    item_id: str, corpus_catalog: DocumentCatalog, qa: dict[str, dict[str, object]]
 ) -> None:
     item = qa[item_id]
     gold = sorted({s["file"] for s in item["sources"]})  # type: ignore[attr-defined]
-    assert detect_scope(str(item["question"]), build_catalog(corpus_titles)) == gold
+    assert detect_scope(str(item["question"]), corpus_catalog) == gold
 
 
 @pytest.mark.parametrize("item_id", GENERIC)
 def test_question_naming_no_product_stays_corpus_wide(
-    item_id: str, corpus_titles: list[tuple[str, str]], qa: dict[str, dict[str, object]]
+    item_id: str, corpus_catalog: DocumentCatalog, qa: dict[str, dict[str, object]]
 ) -> None:
-    assert detect_scope(str(qa[item_id]["question"]), build_catalog(corpus_titles)) is None
+    assert detect_scope(str(qa[item_id]["question"]), corpus_catalog) is None
 
 
 def test_plan_name_shared_by_two_documents_keeps_both(
-    corpus_titles: list[tuple[str, str]], qa: dict[str, dict[str, object]]
+    corpus_catalog: DocumentCatalog, qa: dict[str, dict[str, object]]
 ) -> None:
-    scope = detect_scope(str(qa["dev-05"]["question"]), build_catalog(corpus_titles))
+    scope = detect_scope(str(qa["dev-05"]["question"]), corpus_catalog)
     assert scope is not None and "hr/Contoso_Benefit_Options.pdf" in scope
 
 
-def test_insurer_and_product_names_agree(corpus_titles: list[tuple[str, str]]) -> None:
-    catalog = build_catalog(corpus_titles)
+def test_insurer_and_product_names_agree(corpus_catalog: DocumentCatalog) -> None:
+    catalog = corpus_catalog
     for question in ("Edelweiss Well Baby Well Mother cover?", "ICICI Lombard Golden Shield co-pay?",
                      "Bajaj Allianz Global Health Care limits?", "Is there a sabbatical at 37signals?"):
         scope = detect_scope(question, catalog)

@@ -34,7 +34,8 @@ def test_normalise_numbers(raw: str, expected: str) -> None:
 
 
 def test_numbers_with_units_are_terms() -> None:
-    assert texts("Is it thirty days, 24 months, 5% or 300 km?") == ["thirty days", "24 months", "5%", "300 km"]
+    expected = ["thirty days", "24 months", "5%", "300 km"]
+    assert texts("Is it thirty days, 24 months, 5% or 300 km?") == expected
 
 
 def test_amounts_are_terms_but_small_bare_numbers_are_not() -> None:
@@ -44,8 +45,8 @@ def test_amounts_are_terms_but_small_bare_numbers_are_not() -> None:
 
 def test_clause_ids_are_terms() -> None:
     terms = extract_terms("Do Section 3(b), clause 4.1.2, Art. 4 and Clause 2.3 apply?")
-    assert [(t.kind, t.text) for t in terms] == [
-        ("clause", "Section 3(b)"), ("clause", "clause 4.1.2"), ("clause", "Art. 4"), ("clause", "Clause 2.3")]
+    assert [(t.kind, t.text) for t in terms] == [("clause", "Section 3(b)"), ("clause", "clause 4.1.2"),
+                                                 ("clause", "Art. 4"), ("clause", "Clause 2.3")]
 
 
 def test_plan_and_product_names_are_terms() -> None:

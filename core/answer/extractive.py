@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from core.answer.safety import DECLINE_TEXT, unsafe_rule
-from core.answer.sentences import Unit, split_units
+from core.answer.sentences import Unit, is_heading, list_items, split_units
 from core.config import AnswerSettings
 from core.embedder import Embedder
 from core.llm.base import Generation, GenerationRequest
@@ -42,8 +43,14 @@ STOP_WORDS = frozenset(
     "into is it its me my of on or our over so such than that the their them then there these they this "
     "those to under up was we were what when where which while who whom why will with would you your "
     "any there's what's am also about after before all any both each few more most other some same own "
-    "just should now get got please tell policy policies".split()
+    "just should now get got please tell policy policies define defined definition mean means meaning "
+    "explain describe extent there".split()
 )
+DEFINITION_QUESTION = re.compile(r"\b(?:define|definition|meaning|mean by|what does .+ mean)\b", re.I)
+DEFINITION_BOOST = 0.3
+"""Added to a unit that defines a term of a definition question ("2.22 Hospital means …")."""
+LIST_LIMIT = 8
+"""Items quoted after a chosen lead-in that ends with ":"."""
 WEIGHTS_WITH_EMBEDDINGS = (0.6, 0.4)
 """(coverage, similarity) weights when an embedder is given."""
 WEIGHTS_LEXICAL_ONLY = (1.0, 0.0)
@@ -86,7 +93,8 @@ class ExtractiveAnswerer:
             log.info("not found: best unit score %.3f < min_score %.3f", best, self.settings.min_score)
             return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         chosen = self._select(ranked)
-        text = " ".join(_render(s.unit) for s in chosen)
+        units = _units_by_source(request)
+        text = " ".join(_render(s.unit, units[s.unit.source]) for s in chosen)
         cited = sorted({s.unit.source for s in chosen})
         return Generation(text, cited, self.name, found=True, score=round(best, 4))
 
@@ -97,9 +105,11 @@ class ExtractiveAnswerer:
         yield gen
 
     def score_units(self, request: GenerationRequest) -> list[ScoredUnit]:
-        """Every unit of the sources, scored against the question, best first."""
+        """Every candidate unit of the sources (headings excluded), scored against the question, best
+        first."""
         units = [u for i, sc in enumerate(request.sources, start=1) for u in split_units(sc.chunk.text, i)]
         terms = {stem(t) for t in content_terms(request.question)}
+        units = [u for u in units if not is_heading(u) or (u.kind == "item" and u.lead)]
         if not units or not terms:
             return []
         unit_terms = [{stem(t) for t in tokenize(f"{u.lead} {u.text}")} for u in units]
@@ -107,14 +117,15 @@ class ExtractiveAnswerer:
         total = sum(idf.values())
         sims = self._similarities(request.question, units)
         w_cov, w_sem = WEIGHTS_WITH_EMBEDDINGS if sims is not None else WEIGHTS_LEXICAL_ONLY
+        defines = _defined_terms(request.question, terms)
         scored = []
         for i, (u, ut) in enumerate(zip(units, unit_terms, strict=True)):
             covered = frozenset(terms & ut)
             coverage = sum(idf[t] for t in covered) / total
             sim = max(0.0, float(sims[i])) if sims is not None else 0.0
             rank = 1 - RANK_DISCOUNT + RANK_DISCOUNT / u.source
-            score = (w_cov * coverage + w_sem * sim) * rank
-            scored.append(ScoredUnit(u, score, covered))
+            boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
+            scored.append(ScoredUnit(u, min(1.0, (w_cov * coverage + w_sem * sim) * rank + boost), covered))
         scored.sort(key=lambda s: -s.score)
         return scored
 
@@ -125,14 +136,16 @@ class ExtractiveAnswerer:
         return np.asarray(vecs[1:] @ vecs[0], dtype=np.float32)
 
     def _select(self, ranked: list[ScoredUnit]) -> list[ScoredUnit]:
-        """Greedy pick: best first; a later unit must score ≥ half the best, add a question word not
-        yet covered, and not repeat a chosen unit (token Jaccard ≥ 0.6)."""
+        """Greedy pick: best first; a later unit must score ≥ 3/4 of the best, or ≥ half of it and add
+        a question word not yet covered; it must not repeat a chosen unit (token Jaccard ≥ 0.6)."""
         chosen = [ranked[0]]
         covered = set(ranked[0].covered)
+        best = ranked[0].score
         for cand in ranked[1:]:
-            if len(chosen) >= self.settings.max_sentences or cand.score < 0.5 * ranked[0].score:
+            if len(chosen) >= self.settings.max_sentences or cand.score < 0.5 * best:
                 break
-            if not (cand.covered - covered) or any(_jaccard(cand.unit, c.unit) >= 0.6 for c in chosen):
+            strong = cand.score >= 0.75 * best
+            if not (strong or cand.covered - covered) or any(_jaccard(cand.unit, c.unit) >= 0.6 for c in chosen):
                 continue
             chosen.append(cand)
             covered |= cand.covered
@@ -167,7 +180,25 @@ def _jaccard(a: Unit, b: Unit) -> float:
     return len(ta & tb) / max(1, len(ta | tb))
 
 
-def _render(unit: Unit) -> str:
-    """The quoted unit with its source number; a list item or table row shows its lead-in first."""
+def _units_by_source(request: GenerationRequest) -> dict[int, list[Unit]]:
+    return {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
+
+
+def _defined_terms(question: str, terms: set[str]) -> set[str]:
+    """The (stemmed) terms a definition question asks about, or an empty set."""
+    return terms if DEFINITION_QUESTION.search(question) else set()
+
+
+def _defines(text: str, terms: set[str]) -> bool:
+    """Whether ``text`` reads "<number> <Term> means/refers to …" for one of ``terms``."""
+    m = re.match(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?([\w'’\- ]{1,40}?)\s+(?:means|refers to|shall mean)\b", text)
+    return m is not None and any(stem(t) in terms for t in tokenize(m.group(1)))
+
+
+def _render(unit: Unit, source_units: list[Unit]) -> str:
+    """The quoted unit with its source number; a list item or table row shows its lead-in first, and
+    a lead-in ending with ":" brings its list items along."""
     lead = f"{unit.lead} … " if unit.lead and unit.kind in ("item", "row") else ""
-    return f"{lead}{unit.text} [{unit.source}]"
+    items = list_items(source_units, unit, LIST_LIMIT) if unit.text.endswith(":") else []
+    body = " ".join([unit.text, *(i.text for i in items)])
+    return f"{lead}{body} [{unit.source}]"

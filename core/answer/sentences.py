@@ -1,6 +1,8 @@
 """Split chunk text into answer units: sentences, list items and table rows.
 
-Extracted policy text keeps the PDF's hard line breaks inside sentences, so lines are first re-joined,
+Extracted policy text keeps the PDF's hard line breaks inside sentences, so lines are first re-joined
+(markdown table rows with a single non-empty cell count as plain lines: layout-table detectors box
+indented prose),
 except where a line starts a list item (``i.``, ``a)``, ``2.14``, ``•``), is a markdown table row, or
 the previous line ends a clause (``:``/``;``). Joined text is then split at sentence ends
 (``. ! ?`` followed by a capital, digit or bracket). Each list item remembers its *lead*: the nearest
@@ -67,9 +69,14 @@ def _blocks(text: str) -> list[tuple[str, str]]:
             blocks.append(("", "break"))
             continue
         if line.startswith("|"):
-            if not re.fullmatch(r"[|:\-\s]+", line):
-                blocks.append((line, "row"))
-            continue
+            cells = [c.strip() for c in line.strip("|").split("|") if c.strip()]
+            if len(cells) > 1 and not re.fullmatch(r"[|:\-\s]+", line):
+                blocks.append((" | ".join(cells), "row"))
+                continue
+            if len(cells) != 1:
+                continue
+            line = cells[0]  # a one-cell row is wrapped text that a layout table detector boxed in
+        line = re.sub(r"^[.,;]\s+", "", line)  # a list marker lost in extraction leaves its dot
         starts = _ITEM.match(line) is not None
         prev = blocks[-1] if blocks else ("", "break")
         if starts or prev[1] in ("break", "row") or prev[0].endswith((":", ";")):
@@ -102,6 +109,22 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
     return out
 
 
+def is_heading(unit: Unit) -> bool:
+    """A heading or lead-in fragment: under 5 words, or under 12 words ending with ``:``."""
+    words = len(re.findall(r"[^\W_]+", unit.text))
+    return words < 5 or (words < 12 and unit.text.endswith(":"))
+
+
+def list_items(units: list[Unit], intro: Unit, limit: int = 8) -> list[Unit]:
+    """The list items right after ``intro`` (an intro ending with ``:``) whose lead is ``intro``."""
+    items: list[Unit] = []
+    for u in units[intro.position + 1:]:
+        if u.source != intro.source or u.lead != intro.text or len(items) >= limit:
+            break
+        items.append(u)
+    return items
+
+
 def marker_kind(text: str) -> str:
     """The list-marker style of ``text``: ``roman``, ``alpha``, ``num``, ``bullet`` or ``""``."""
     m = _ITEM.match(text)
@@ -119,7 +142,8 @@ def _with_leads(units: list[Unit]) -> list[Unit]:
             j = i
             while j > 0 and units[j - 1].kind == "row":
                 j -= 1
-            lead = units[j].text if j < i else ""
+            header = units[j].text
+            lead = header if j < i and header.count(" | ") >= 1 else ""
         elif kind in ("roman", "alpha", "bullet"):
             for prev in reversed(units[:i]):
                 if marker_kind(prev.text) != kind:

@@ -19,20 +19,17 @@ When the nearest fails, the next candidates above the threshold are tried (at mo
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import re
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
 
 import numpy as np
 
 from core.cache.guards import Signature, failed_guard, scope_key, signature
 from core.cache.store import CacheTable
-from core.cache.types import CacheEntry, CacheStats, LoggedAnswer, Miss, Vote, VoteResult
+from core.cache.types import CacheEntry, CacheStats, LoggedAnswer, Miss, Vote, VoteResult, answer_key
 from core.config import CacheSettings
 from core.embedder import Embedder
 from core.types import Answer
@@ -46,11 +43,6 @@ MAX_CANDIDATES = 5
 DAY_S = 86_400.0
 
 
-def answer_key(text: str) -> str:
-    """SHA-256 of the answer text, lowercased with whitespace collapsed (finds same-answer twins)."""
-    return hashlib.sha256(re.sub(r"\s+", " ", text.strip().lower()).encode()).hexdigest()
-
-
 class AnswerCache:
     """Verified answers, admitted by votes, served by guarded nearest-question lookup. Thread-safe.
 
@@ -60,18 +52,23 @@ class AnswerCache:
         settings: ``cache`` settings (enabled, min_net_upvotes, similarity_threshold, ttl_days).
         fingerprint: the index's config fingerprint; entries of another fingerprint are never served.
         chunk_hashes: current content hash of each cited chunk id (missing ids: deleted chunks).
+        chunks_version: optional token that changes whenever the chunks table changes; an entry
+            verified under the current token is not re-checked (saves a table scan per hit).
         glossary: abbreviation → expansion (``retrieval.glossary``) applied before the guards.
         clock: Unix time in seconds (tests pass a fake).
     """
 
     def __init__(self, table: CacheTable, embedder: Embedder, settings: CacheSettings, *,
                  fingerprint: str, chunk_hashes: ChunkHashes, glossary: Mapping[str, str] | None = None,
+                 chunks_version: Callable[[], object] | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self._table = table
         self._embedder = embedder
         self.settings = settings
         self._fingerprint = fingerprint
         self._chunk_hashes = chunk_hashes
+        self._chunks_version = chunks_version
+        self._verified: dict[str, object] = {}
         self._glossary = dict(glossary or {})
         self._clock = clock
         self._lock = threading.RLock()
@@ -92,7 +89,7 @@ class AnswerCache:
             self._table.sync()
             entry = self._target(answer)
             if entry is None:
-                if vote is None or answer.cached or not _eligible(answer):
+                if vote is None or answer.cached or not answer.admissible:
                     return VoteResult(entry_id=None, status="ineligible")
                 entry = self._new_entry(answer)
             return self._apply_vote(entry, user_id, vote)
@@ -112,7 +109,7 @@ class AnswerCache:
         now = self._clock()
         vector = self._embedder.embed([answer.question])[0]
         return CacheEntry(
-            entry_id=answer.answer_id, question=answer.question, vector=vector.tolist(),
+            entry_id=answer.answer_id, question=answer.question, vector=np.asarray(vector, np.float32),
             answer=answer.answer, answer_key=answer_key(answer.answer), citations=list(answer.citations),
             scope=scope_key(answer.scope), fingerprint=self._fingerprint, provider=answer.provider,
             created_at=now, updated_at=now)
@@ -177,10 +174,12 @@ class AnswerCache:
             return Miss("disabled")
         if vector is None:
             vector = self._embedder.embed([question])[0]
+        vector = np.asarray(vector, dtype=np.float32)
+        vector = vector / (float(np.linalg.norm(vector)) or 1.0)
         with self._lock:
             self._table.sync()
             ids, matrix = self._table.active_matrix(self._fingerprint)
-            result = self._search(question, scope_key(scope), ids, matrix @ vector.astype(np.float32))
+            result = self._search(question, scope_key(scope), ids, _cosines(matrix, vector))
         if isinstance(result, Miss):
             self._misses[result.reason] += 1
             log.info("cache miss reason=%s entry=%s sim=%.3f", result.reason, result.entry_id,
@@ -195,7 +194,8 @@ class AnswerCache:
     def _search(self, question: str, scope: str, ids: list[str], sims: np.ndarray) -> Answer | Miss:
         if not ids:
             return Miss("empty")
-        order = np.argsort(-sims)[:MAX_CANDIDATES]
+        top = np.argpartition(-sims, MAX_CANDIDATES)[:MAX_CANDIDATES] if len(sims) > MAX_CANDIDATES else None
+        order = top[np.argsort(-sims[top])] if top is not None else np.argsort(-sims)
         sig = signature(question, self._glossary)
         first: Miss | None = None
         for i in order:
@@ -223,18 +223,19 @@ class AnswerCache:
         return reason
 
     def _sources_unchanged(self, entry: CacheEntry) -> bool:
+        version = self._chunks_version() if self._chunks_version else None
+        if version is not None and self._verified.get(entry.entry_id) == version:
+            return True
         wanted = {c.chunk_id: c.text_hash for c in entry.citations}
         current = self._chunk_hashes(sorted(wanted))
-        return all(current.get(cid) == h for cid, h in wanted.items())
+        fresh = all(current.get(cid) == h for cid, h in wanted.items())
+        if fresh and version is not None:
+            self._verified[entry.entry_id] = version
+        return fresh
 
     def _serve(self, entry: CacheEntry, similarity: float) -> Answer:
         self._table.mark_served(entry.entry_id, self._clock())
-        confirmed = datetime.fromtimestamp(entry.confirmed_at, UTC).date().isoformat()
-        details = {"cache_id": entry.entry_id, "upvotes": str(entry.upvotes), "confirmed": confirmed,
-                   "similarity": f"{similarity:.3f}", "sources": "unchanged",
-                   "times_served": str(entry.times_served), "cached_question": entry.question}
-        return Answer(answer=entry.answer, citations=list(entry.citations), provider="cache", cached=True,
-                      found=True, details=details)
+        return entry.as_answer(similarity)
 
     # ---- invalidation and admin -----------------------------------------------------------
     def invalidate_sources(self, paths: Iterable[str]) -> list[str]:
@@ -253,7 +254,7 @@ class AnswerCache:
         now = self._clock() if now is None else now
         cutoff = now - self.settings.ttl_days * DAY_S
         with self._lock:
-            self._table.sync()
+            self._table.flush()
             entries = self._table.entries()
             old = [e for e in entries if e.status == "active" and (e.confirmed_at or e.created_at) < cutoff]
             dead = [e.entry_id for e in entries if e.status != "active" and e.updated_at < cutoff]
@@ -262,6 +263,11 @@ class AnswerCache:
             self._table.compact()
         log.info("cache expire: expired=%d deleted=%d", len(old), deleted)
         return {"expired": len(old), "deleted": deleted}
+
+    def flush(self) -> None:
+        """Write buffered serving counters (call on shutdown)."""
+        with self._lock:
+            self._table.flush()
 
     def forget(self, entry_id: str) -> bool:
         """Admin: stop serving ``entry_id`` for good (kept as invalidated so later votes cannot revive it).
@@ -278,7 +284,7 @@ class AnswerCache:
         """Entries by status and times served (from the table), hits / misses by reason /
         invalidations by reason (this process's counters since start)."""
         with self._lock:
-            self._table.sync()
+            self._table.flush()
             entries = self._table.entries()
             by_status = Counter(e.status for e in entries)
             return CacheStats(
@@ -287,6 +293,7 @@ class AnswerCache:
                 misses=dict(self._misses), invalidations=dict(self._invalidations))
 
 
-def _eligible(answer: LoggedAnswer) -> bool:
-    return (answer.found and bool(answer.citations) and bool(answer.answer.strip())
-            and all(c.chunk_id and c.text_hash for c in answer.citations))
+def _cosines(matrix: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """Row-wise dot products. ``einsum`` runs single-threaded outside BLAS: multi-threaded OpenBLAS
+    GEMV measured 20 ms vs 0.6 ms at 10,000 × 384 on a busy 2-core host (bench/cache_lookup.py)."""
+    return np.einsum("ij,j->i", matrix, unit)

@@ -29,6 +29,22 @@ def store_chunk_hashes(store: Store) -> ChunkHashes:
     return chunk_hashes
 
 
+def store_chunks_version(store: Store) -> Callable[[], object]:
+    """A token of the chunks table's state: (LanceDB version, row count); None when there is none.
+
+    The row count guards against a dropped-and-recreated table reusing a version number.
+    """
+
+    def version() -> object:
+        try:
+            tbl = store.db.open_table(store.chunks_table_name)
+        except (ValueError, FileNotFoundError):  # no chunks table yet
+            return None
+        return (int(tbl.version), int(tbl.count_rows()))
+
+    return version
+
+
 def make_answer_cache(store: Store, embedder: Embedder, settings: Settings, fingerprint: str,
                       clock: Callable[[], float] | None = None) -> AnswerCache:
     """Build the verified-answer cache on ``store``'s LanceDB (table ``answer_cache``).
@@ -38,5 +54,5 @@ def make_answer_cache(store: Store, embedder: Embedder, settings: Settings, fing
     table = CacheTable(store.db, embedder.dimension)
     kwargs = {"clock": clock} if clock is not None else {}
     return AnswerCache(table, embedder, settings.cache, fingerprint=fingerprint,
-                       chunk_hashes=store_chunk_hashes(store), glossary=settings.retrieval.glossary,
-                       **kwargs)
+                       chunk_hashes=store_chunk_hashes(store), chunks_version=store_chunks_version(store),
+                       glossary=settings.retrieval.glossary, **kwargs)

@@ -7,15 +7,25 @@ admins read :class:`CacheStats`.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Literal
+
+import numpy as np
 
 from core.types import Answer, Citation
 
 Vote = Literal["up", "down"]
 EntryStatus = Literal["candidate", "active", "invalidated"]
 """candidate: has votes but is not served; active: served; invalidated: never served again."""
+
+
+def answer_key(text: str) -> str:
+    """SHA-256 of the answer text, lowercased with whitespace collapsed (finds same-answer twins)."""
+    return hashlib.sha256(re.sub(r"\s+", " ", text.strip().lower()).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,12 @@ class LoggedAnswer:
     cached: bool = False
     cache_entry_id: str | None = None
 
+    @property
+    def admissible(self) -> bool:
+        """A found, non-empty answer whose every citation has a chunk id and content hash."""
+        return (self.found and bool(self.citations) and bool(self.answer.strip())
+                and all(c.chunk_id and c.text_hash for c in self.citations))
+
     @classmethod
     def from_answer(cls, answer_id: str, question: str, answer: Answer,
                     scope: Sequence[str] = ("**",)) -> LoggedAnswer:
@@ -74,7 +90,8 @@ class CacheEntry:
 
     entry_id: str
     question: str
-    vector: list[float]
+    vector: np.ndarray
+    """The question's embedding, float32, shape (dim,)."""
     answer: str
     answer_key: str
     citations: list[Citation]
@@ -104,6 +121,17 @@ class CacheEntry:
     def sources(self) -> set[str]:
         """Files cited by the answer."""
         return {c.file for c in self.citations}
+
+    def as_answer(self, similarity: float) -> Answer:
+        """The service Answer for this entry: ``cached=True``, provider ``"cache"``, its citations and
+        ``details`` cache_id, upvotes, confirmed (ISO date, UTC), similarity, sources, times_served,
+        cached_question."""
+        confirmed = datetime.fromtimestamp(self.confirmed_at, UTC).date().isoformat()
+        details = {"cache_id": self.entry_id, "upvotes": str(self.upvotes), "confirmed": confirmed,
+                   "similarity": f"{similarity:.3f}", "sources": "unchanged",
+                   "times_served": str(self.times_served), "cached_question": self.question}
+        return Answer(answer=self.answer, citations=list(self.citations), provider="cache", cached=True,
+                      found=True, details=details)
 
 
 @dataclass(frozen=True)

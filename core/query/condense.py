@@ -24,28 +24,32 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from core.llm.base import AnswerProvider
 from core.query.doc_scope import DocumentCatalog, detect_scope
 from core.query.exact import ExactTerm, extract_terms
 from core.query.rewriter import ProviderRewriter, Rewriter
-from core.query.text import STOPWORDS
+from core.query.text import STOPWORDS, word_list
 from core.types import Turn
 
 log = logging.getLogger(__name__)
 
 LEAD_IN = re.compile(r"^\s*(?:(?:and|so|but|also|then|ok(?:ay)?|well)\b[\s,]*)*"
                      r"(?:(?:what|how)\s+about|what\s+if|same\s+for)?\b[\s,]*", re.IGNORECASE)
-PRONOUNS = frozenset("it its they them their that this those these same".split())
-_DETERMINERS = frozenset("that this those these".split())
-_VERBISH = frozenset("apply applies cover covers mean means include includes work works count cost costs "
-                     "pay pays happen happens matter matters is was are were".split())
-_FILLERS = frozenset("for the a an under in with about on of to plan option variant tier case one same then "
-                     "please policy cover and or".split())
+PRONOUNS = frozenset(word_list("it its they them their that this those these same"))
+_DETERMINERS = frozenset(word_list("that this those these"))
+_VERBISH = frozenset(word_list(
+    "apply applies cover covers mean means include includes work works count cost costs pay pays happen "
+    "happens matter matters is was are were"))
+_FILLERS = frozenset(word_list(
+    "for the a an under in with about on of to plan option variant tier case one same then please policy "
+    "cover and or"))
 """Words an elliptical follow-up may hold besides its terms ("And for the Plan B option?")."""
-_QUESTION_WORDS = frozenset("what which how much many does do is are can could would should will there "
-                            "any when where why who whom tell me please".split())
+_QUESTION_WORDS = frozenset(word_list(
+    "what which how much many does do is are can could would should will there any when where why who "
+    "whom tell me please"))
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
 SHORT_FOLLOW_UP_WORDS = 4
 """A question of at most this many words after a previous question is treated as a follow-up."""
@@ -80,9 +84,9 @@ def condense(question: str, history: Sequence[Turn], llm: AnswerProvider | Rewri
 
 
 def _as_rewriter(llm: AnswerProvider | Rewriter | None) -> Rewriter | None:
-    if llm is None or hasattr(llm, "rewrite"):
-        return llm  # type: ignore[return-value]
-    return ProviderRewriter(llm)  # type: ignore[arg-type]
+    if llm is None or isinstance(llm, Rewriter):
+        return llm
+    return ProviderRewriter(llm)
 
 
 def previous_question(question: str, history: Sequence[Turn], catalog: DocumentCatalog | None = None
@@ -93,7 +97,8 @@ def previous_question(question: str, history: Sequence[Turn], catalog: DocumentC
         asked = asked[:-1]
     standalone: str | None = None
     for text in asked:
-        standalone = merge(text, standalone) if standalone and is_follow_up(text, standalone, catalog) else text
+        follows = standalone is not None and is_follow_up(text, standalone, catalog)
+        standalone = merge(text, standalone) if follows and standalone else text
     return standalone
 
 
@@ -113,6 +118,8 @@ def is_follow_up(question: str, previous: str | None, catalog: DocumentCatalog |
 
 def merge(question: str, previous: str) -> str:
     """Deterministic merge of a follow-up with the previous standalone question (module doc)."""
+    question = unicodedata.normalize("NFKC", question)  # term offsets refer to NFKC text
+    previous = unicodedata.normalize("NFKC", previous)
     body = _strip_lead_in(question)
     if _is_elliptical(question):
         return _swap_slots(body, previous)
@@ -120,8 +127,13 @@ def merge(question: str, previous: str) -> str:
 
 
 def _strip_lead_in(question: str) -> str:
-    body = question[LEAD_IN.match(question).end():].strip() if LEAD_IN.match(question) else question.strip()
+    body = _after_lead_in(question).strip()
     return body[:1].upper() + body[1:] if body else question.strip()
+
+
+def _after_lead_in(question: str) -> str:
+    lead = LEAD_IN.match(question)
+    return question[lead.end():] if lead else question
 
 
 def _names_document(question: str, catalog: DocumentCatalog | None) -> bool:
@@ -136,7 +148,7 @@ def _is_product(term: ExactTerm) -> bool:
 
 def _is_elliptical(question: str) -> bool:
     """Only a lead-in, fillers and exact-match terms ("And for Plan B?", "What about Rs 5 lakh?")."""
-    body = question[LEAD_IN.match(question).end():] if LEAD_IN.match(question) else question
+    body = _after_lead_in(question)
     terms = extract_terms(body)
     rest = body
     for term in sorted(terms, key=lambda t: -t.start):
@@ -174,7 +186,8 @@ def _carry_context(body: str, previous: str) -> str:
     placed = False
     if names:
         body, placed = _resolve_demonstrative(body, " ".join(names))
-    bare = any(w in PRONOUNS - _DETERMINERS or (w in _DETERMINERS and _bare(words, i)) for i, w in enumerate(words))
+    bare = any(w in PRONOUNS - _DETERMINERS or (w in _DETERMINERS and _bare(words, i))
+               for i, w in enumerate(words))
     content = [w for w in words if w not in STOPWORDS and w not in _QUESTION_WORDS]
     topic = _topic_words(previous, names, exclude=words) if bare or not content else []
     context = ("" if placed else " ".join(names)) + (": " if topic and not placed and names else "")

@@ -55,7 +55,9 @@ class DocumentCatalog:
         return sorted(v for v, ps in self.names.items() if path in ps)
 
 
-def titles_from_chunk_rows(rows: Iterable[Mapping[str, Any]], chunks: int = TITLE_CHUNKS) -> list[tuple[str, str]]:
+def titles_from_chunk_rows(
+    rows: Iterable[Mapping[str, Any]], chunks: int = TITLE_CHUNKS
+) -> list[tuple[str, str]]:
     """``(path, title_text)`` pairs from chunk rows with ``path``, ``ordinal`` and ``text`` keys.
 
     The title text is the text of the first ``chunks`` chunks of each path, in ordinal order. Feed it

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from core.query.text import GENERIC_WORDS, STOPWORDS, fold, normalise_numbers
+from core.query.text import GENERIC_WORDS, STOPWORDS, fold, normalise_numbers, word_list
 from core.types import ScoredChunk
 
 log = logging.getLogger(__name__)
@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 TermKind = Literal["number", "clause", "name"]
 
 _UNIT_ALIASES = {
-    "%": r"(?:%|percent\b|per\s+cent\b)", "day": r"days?\b", "month": r"months?\b", "year": r"(?:years?|yrs?)\b",
-    "week": r"weeks?\b", "hour": r"(?:hours?|hrs?)\b", "minute": r"(?:minutes?|mins?)\b",
+    "%": r"(?:%|percent\b|per\s+cent\b)", "day": r"days?\b", "month": r"months?\b",
+    "year": r"(?:years?|yrs?)\b", "week": r"weeks?\b", "hour": r"(?:hours?|hrs?)\b",
+    "minute": r"(?:minutes?|mins?)\b",
     "km": r"(?:kms?|kilomet(?:re|er)s?)\b",
 }
 _UNIT_OF = {"%": "%", "percent": "%", "per cent": "%", "day": "day", "days": "day", "month": "month",
@@ -48,11 +49,15 @@ _NUM = r"(?<![\d.])(\d+(?:\.\d+)?)"
 _UNIT_RE = re.compile(_NUM + r"[\s\-)]*(" + "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))
                       + r")(?![a-z])")
 _MONEY_RE = re.compile(r"(?:(rs\.?|inr|₹|\$|usd|chf|eur|€|£|gbp)\s*)?" + _NUM + r"(?![\d.]*\d)")
-_CLAUSE_WORDS = {"section": "section|sec", "sec": "section|sec", "§": "§|section", "clause": "clause|cl",
-                 "cl": "clause|cl", "article": "article|art", "art": "article|art", "paragraph": "paragraph|para",
-                 "para": "paragraph|para", "rule": "rule", "schedule": "schedule", "annexure": "annexure|annex",
-                 "annex": "annexure|annex", "appendix": "appendix", "part": "part", "chapter": "chapter|chap",
-                 "item": "item", "ziffer": "ziffer|ziff", "ziff": "ziffer|ziff"}
+_CLAUSE_WORDS = {
+    "section": "section|sec", "sec": "section|sec", "§": "§|section", "clause": "clause|cl",
+    "cl": "clause|cl",
+    "article": "article|art", "art": "article|art", "paragraph": "paragraph|para", "para": "paragraph|para",
+    "rule": "rule", "schedule": "schedule", "annexure": "annexure|annex", "annex": "annexure|annex",
+    "appendix": "appendix", "part": "part", "chapter": "chapter|chap", "item": "item",
+    "ziffer": "ziffer|ziff", "ziff": "ziffer|ziff",
+}
+"""Clause keywords → the keyword family a plain id ("Art. 4") must appear with in a chunk."""
 _ID = r"(\d+(?:\.\d+)*[a-z]?(?:\s*\([a-z0-9]{1,4}\))*|[ivxlc]{1,6}\b|[a-z]\b)"
 _CLAUSE_RE = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, _CLAUSE_WORDS), key=len, reverse=True))
                         + r")\.?\s*" + _ID, re.IGNORECASE)
@@ -62,7 +67,7 @@ _TIER_RE = re.compile(r"\b(plan|tier|option|variant|level|class|category|grade|z
                       re.IGNORECASE)
 _QUOTED_RE = re.compile(r"\"([^\"]{2,60})\"|“([^”]{2,60})”|‘([^’]{2,60})’|(?<!\w)'([^']{2,60})'(?!\w)")
 _WORD_RE = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
-_NOT_NAMES = frozenset("i inr rs usd chf eur gbp ok".split())
+_NOT_NAMES = frozenset(word_list("i inr rs usd chf eur gbp ok"))
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,10 @@ class ExactTerm:
         start: character offset of the term in the question (for slot replacement).
         slot: what the term fills, for follow-up slot replacement: the unit of a number
             (``"day"``, ``"%"``, ``"money"``), the keyword of a tier (``"plan"``) or ``"name"``.
+        case_sensitive: match on the chunk's NFKC text instead of the lowercased normalised text
+            (tier ids: "Plan A" must not match "plan a trip").
+
+    Offsets refer to the NFKC form of the question (the same string for ordinary text).
     """
 
     kind: TermKind
@@ -87,7 +96,7 @@ class ExactTerm:
 
     def matches(self, text: str) -> bool:
         """True when the term occurs in ``text``: a chunk's :func:`normalise_numbers` text, or for a
-        ``case_sensitive`` term (tier ids: "Plan A" ≠ "plan a trip") its NFKC text ."""
+        ``case_sensitive`` term its NFKC text."""
         return self.pattern.search(text) is not None
 
     def found_in(self, normalised: str, raw: str) -> bool:
@@ -132,10 +141,10 @@ def _number_terms(q: str) -> list[ExactTerm]:
     return terms
 
 
-_NUMBER_WORD_ALT = "|".join(sorted(
+_NUMBER_WORD_ALT = "|".join(sorted(word_list(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand "
-    "lakh lakhs million crore crores".split(), key=len, reverse=True))
+    "lakh lakhs million crore crores"), key=len, reverse=True))
 _NUMERIC_PHRASE = re.compile(
     r"(?:(?:rs\.?|inr|₹|\$|usd|chf|eur|€|£|gbp)\s*)?"
     rf"(?:(?<![\w.])\d[\d,]*(?:\.\d+)?|\b(?:{_NUMBER_WORD_ALT})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WORD_ALT}))*\b)"
@@ -173,7 +182,8 @@ def _tier_terms(q: str) -> list[ExactTerm]:
     for m in _TIER_RE.finditer(q):
         ident = (m.group(2) or m.group(3) or "").upper()
         pattern = re.compile(rf"(?<!\w)(?i:{m.group(1)})[\s-]+{re.escape(ident)}(?!\w)")
-        terms.append(ExactTerm("name", m.group(0), pattern, m.start(), m.group(1).lower(), case_sensitive=True))
+        terms.append(ExactTerm("name", m.group(0), pattern, m.start(), m.group(1).lower(),
+                               case_sensitive=True))
     return terms
 
 
@@ -215,8 +225,9 @@ def _is_name_word(q: str, m: re.Match[str]) -> bool:
     return not (sentence_start and word.lower() in STOPWORDS | _QUESTION_STARTS)
 
 
-_QUESTION_STARTS = frozenset("once please tell explain list compare according also then just hi hello "
-                             "ist wie was wann wo wer welche kann muss".split())
+_QUESTION_STARTS = frozenset(word_list(
+    "once please tell explain list compare according also then just hi hello ist wie was wann wo wer welche "
+    "kann muss"))
 
 
 def _distinctive(word: str) -> bool:
@@ -240,6 +251,8 @@ def exact_match_boost(question: str, candidates: Sequence[ScoredChunk], weight: 
     Each candidate gets ``boost = weight * matched_terms / all_terms`` added to its score (``weight`` is
     in the units of ``ScoredChunk.score``: e.g. ~0.02 on reciprocal-rank-fusion scores, ~0.1 on 0–1
     reranker scores), recorded as ``scores["exact"]``. Sorting is stable: ties keep their order.
+    Chunk text gets the full number normalisation only when a term needs it (numbers, names with
+    digits); ~20 ms for 60 chunks of ~1,200 characters with number terms on this machine, ~4 ms without.
 
     Returns:
         A new list, best first; ``list(candidates)`` unchanged when the question has no terms or
@@ -248,10 +261,12 @@ def exact_match_boost(question: str, candidates: Sequence[ScoredChunk], weight: 
     terms = extract_terms(question)
     if not terms or weight == 0 or not candidates:
         return list(candidates)
+    # number words in chunks matter only to terms with numbers (clause ids are never spelled out)
+    numeric = any(t.kind != "clause" and re.search(r"\d", normalise_numbers(t.text)) for t in terms)
     boosted = []
     for sc in candidates:
         raw = unicodedata.normalize("NFKC", sc.chunk.text)
-        norm = normalise_numbers(raw)
+        norm = normalise_numbers(raw) if numeric else raw.lower()
         boost = weight * sum(t.found_in(norm, raw) for t in terms) / len(terms)
         boosted.append(replace(sc, score=sc.score + boost, scores={**sc.scores, "exact": boost}))
     log.debug("exact terms %s", [t.text for t in terms])

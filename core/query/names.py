@@ -28,13 +28,13 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from core.query.text import GENERIC_WORDS, name_tokens
+from core.query.text import GENERIC_WORDS, name_tokens, word_list
 
 MAX_TITLE_LINES = 10
 """Title-like lines read from the top of the title text (front matter; headings further down are topics)."""
 
-_NOISE = frozenset("scanned scan restricted final draft copy signed redacted ocr new old latest "
-                   "de en fr it es v1 v2 v3".split())
+_NOISE = frozenset(word_list("scanned scan restricted final draft copy signed redacted ocr new old latest "
+                   "de en fr it es v1 v2 v3"))
 _UIN = re.compile(r"(?=(?:.*\d){4})(?=(?:.*[a-z]){3})[a-z0-9]{8,}", re.IGNORECASE)
 _COMPANY_LINE = re.compile(r"\b(?:company|co\.?|ltd\.?|limited|inc\.?|llc|plc|ag|gmbh|corporation)\W*$",
                            re.IGNORECASE)
@@ -71,7 +71,8 @@ def title_variants(title_text: str) -> set[Variant]:
 def title_lines(title_text: str) -> list[str]:
     """The title-like lines at the top of ``title_text`` (module doc, source 2).
 
-    Reading stops at the first prose line (starts lowercase, or has 9+ words most of them lowercase):
+    Reading stops at the first prose line (starts lowercase; or 5+ words, 60 % of them lowercase; or
+    9+ words, half of them lowercase):
     the front matter is over and headings below it name topics, not the document.
     """
     out: list[str] = []
@@ -92,8 +93,8 @@ def title_lines(title_text: str) -> list[str]:
 def _is_prose(words: list[str]) -> bool:
     if words[0][0].islower():
         return True
-    lower = sum(1 for w in words if w[0].islower())
-    return len(words) > 8 and lower * 2 >= len(words)
+    lower = sum(1 for w in words if w[0].islower()) / len(words)
+    return (len(words) >= 5 and lower >= 0.6) or (len(words) > 8 and lower >= 0.5)
 
 
 def _phrase_variants(phrase: str, *, brand: bool, pairs: bool = False) -> set[Variant]:
@@ -104,7 +105,7 @@ def _phrase_variants(phrase: str, *, brand: bool, pairs: bool = False) -> set[Va
     if len(core) == 1 and len(tokens) >= 2:
         if not pairs:
             return {tokens}
-        return {tokens[i:i + 2] for i in (start - 1, start) if 0 <= i and i + 2 <= len(tokens)}
+        return {tokens[i:i + 2] for i in (start - 1, start) if i >= 0 and i + 2 <= len(tokens)}
     if not core and len(tokens) >= 3 and not brand:
         return {tokens}
     return set()
@@ -122,6 +123,8 @@ def _trim(tokens: Variant) -> tuple[Variant, int]:
 
 def _distinctive_word(word: str) -> bool:
     """Acronym (``CSS``), CamelCase (``PerksPlus``) or letters+digits (``37signals``), not generic."""
-    shaped = (word.isupper() and word.isalpha() and 2 <= len(word) <= 6) or bool(
-        re.search(r"[a-z][A-Z]", word)) or (bool(re.search(r"\d", word)) and bool(re.search(r"[a-z]", word, re.I)))
+    acronym = word.isupper() and word.isalpha() and 2 <= len(word) <= 6
+    camel = re.search(r"[a-z][A-Z]", word) is not None
+    alnum = re.search(r"\d", word) is not None and re.search(r"[a-z]", word, re.I) is not None
+    shaped = acronym or camel or alnum
     return shaped and all(t not in GENERIC_WORDS for t in name_tokens(word))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from core.errors import ProviderError
 from core.llm.base import AnswerProvider, GenerationRequest
@@ -37,6 +37,7 @@ MAX_REWRITE_CHARS = 400
 _CITATION = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 
 
+@runtime_checkable
 class Rewriter(Protocol):
     """Rewrites a follow-up question into a standalone one."""
 
@@ -85,8 +86,8 @@ def conversation_source(history: Sequence[Turn]) -> ScoredChunk:
 
 
 def clean_rewrite(text: str) -> str | None:
-    """The first non-empty line of ``text`` without citations and quotes; ``None`` when it is empty,
-    longer than :data:`MAX_REWRITE_CHARS` or not a question (a question mark or question word)."""
+    """The first non-empty line of ``text`` without citations and quotes; ``None`` when it is empty or
+    longer than :data:`MAX_REWRITE_CHARS`."""
     lines = [ln.strip() for ln in _CITATION.sub("", text).splitlines() if ln.strip()]
     if not lines:
         return None

@@ -1,10 +1,11 @@
 """Text normalisation shared by the query stages: numbers, number words and word tokens.
 
 The rules match the key-fact rules of ``qa_dev.yaml`` (:mod:`core.keyfacts`): NFKC, lowercase,
-thousands separators dropped (``5,600,000`` and the Indian ``56,00,000`` → ``5600000``), number words
-turned into digits when a run starts with a small number word (``thirty days`` → ``30 days``, ``one hundred and fifty`` → ``150``,
-``five thousand`` → ``5000``) and Indian/English scale words after digits expanded (``3 lakh`` →
-``300000``, ``1.5 crore`` → ``15000000``, ``2 million`` → ``2000000``). Punctuation is kept, so clause
+thousands separators dropped (``5,600,000`` and the Indian ``56,00,000`` → ``5600000``), runs of
+number words that start with a small number turned into digits (``thirty days`` → ``30 days``,
+``one hundred and fifty`` → ``150``, ``five thousand`` → ``5000``) and Indian/English scale words
+after digits expanded (``3 lakh`` → ``300000``, ``1.5 crore`` → ``15000000``, ``2 million`` →
+``2000000``). Punctuation is kept, so clause
 ids such as ``3(b)`` and ``4.1.2`` survive.
 """
 
@@ -13,8 +14,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-          "fifteen sixteen seventeen eighteen nineteen").split()
+
+def word_list(text: str) -> tuple[str, ...]:
+    """The whitespace-separated words of ``text`` (keeps long word lists readable)."""
+    return tuple(text.split())
+
+
+_UNITS = word_list("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+               "fifteen sixteen seventeen eighteen nineteen")
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
          "eighty": 80, "ninety": 90}
 _SMALL = {**{w: i for i, w in enumerate(_UNITS)}, **_TENS}
@@ -29,12 +36,12 @@ _DIGIT_SCALE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(lakhs?|lacs?|crores?|mi
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{2,3}(?!\d))")
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
-STOPWORDS = frozenset(
+STOPWORDS = frozenset(word_list(
     "a an the of and or for to in on at by with from under as is are was were be this that these those "
     "it its my our your their i we you me us do does did can could would should will shall may might "
     "what which who whom whose when where why how any there if so s der die das dem den des und oder "
-    "bei mit von fur für im am zu".split()
-)
+    "bei mit von fur für im am zu"
+))
 """Function words ignored when matching names (English plus the German articles of the corpus)."""
 
 
@@ -45,8 +52,8 @@ def normalise_numbers(text: str) -> str:
     Single small number words become digits too (``"one eye"`` → ``"1 eye"``); apply the same
     function to both sides of a comparison.
     """
-    t = unicodedata.normalize("NFKC", text).lower()
-    t = _THOUSANDS.sub("", t)
+    t = text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+    t = _THOUSANDS.sub("", t.lower())
     t = _DIGIT_SCALE.sub(_scaled, t)
     return _NUMBER_WORDS.sub(lambda m: str(_words_value(m.group(0))), t)
 
@@ -93,7 +100,7 @@ def name_tokens(text: str) -> tuple[str, ...]:
     return tuple(fold(t) for t in word_tokens(text.replace("&", " and ")) if t not in STOPWORDS)
 
 
-GENERIC_WORDS = frozenset(fold(w) for w in (
+GENERIC_WORDS = frozenset(fold(w) for w in word_list(
     "policy policies insurance insurer insured assurance plan plans health healthcare care medical "
     "mediclaim cover coverage benefit benefits option options details detail wording wordings document "
     "documents terms conditions condition service services general national global group family "
@@ -104,6 +111,6 @@ GENERIC_WORDS = frozenset(fold(w) for w in (
     "schedule table page version edition summary information faq new annual base "
     "january february march april may june july august september october november december "
     "versicherung versicherungen bedingungen allgemeine avb ausgabe grundlagen inhaltsverzeichnis"
-).split())
+))
 """Words that never name a document on their own: "policy", "insurance", "plan", "health", company
 suffixes, front-matter headings (folded with :func:`fold`). A name made only of these is ignored."""

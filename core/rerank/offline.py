@@ -4,7 +4,8 @@ Runs wherever the embedding model runs, so it is the visible fallback when cross
 cannot be loaded. For each candidate:
 
 * ``rerank_sem`` — max cosine similarity between the question's embedding and the embeddings of the
-  passage's sentences (and of the whole passage), clipped to [0, 1]. Max-sim over sentences follows
+  passage's sentences, clipped to [0, 1]. (The whole passage is not embedded again: it would double
+  the cost — ~4,500 word pieces per 20 candidates, about one cross-encoder pass — for little gain.) Max-sim over sentences follows
   the late-interaction idea of ColBERT (Khattab & Zaharia, SIGIR 2020) at sentence granularity: a
   long chunk that answers in one sentence is not diluted by the rest of its text.
 * ``rerank_kw`` — the IDF-weighted share of the question's content words found in the passage,
@@ -117,11 +118,11 @@ class OfflineReranker:
     def _sentence_vectors(
         self, candidates: Sequence[ScoredChunk], passages: Sequence[str]
     ) -> list[np.ndarray]:
-        """Unit vectors (m_i, dim) of each passage's sentences plus the passage itself; one embed call."""
+        """Unit vectors (m_i, dim) of each passage's sentences; one embed call for all uncached ones."""
         keys = [c.chunk.text_hash or c.chunk.chunk_id or p for c, p in zip(candidates, passages, strict=True)]
         missing = {k: p for k, p in zip(keys, passages, strict=True) if k not in self._cache}
         if missing:
-            units = {k: [p, *sentences(p)] for k, p in missing.items()}
+            units = {k: sentences(p) for k, p in missing.items()}
             flat = [s for us in units.values() for s in us]
             vecs = _unit(self._embedder.embed(flat))
             start = 0

@@ -24,7 +24,13 @@ from core.config import ExtractionSettings
 from core.errors import ExtractionError
 from core.types import Block, ExtractedDocument
 from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
-from indexer.extract.tables import clean_rows, split_markdown_table, to_markdown, within_tokens
+from indexer.extract.tables import (
+    clean_rows,
+    merge_continuations,
+    split_markdown_table,
+    to_markdown,
+    within_tokens,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +58,10 @@ def extract_pdf(path: Path, rel: str, settings: ExtractionSettings) -> Extracted
     """
     reader = open_pdf(path)
     warnings: list[str] = []
-    segments = [[Segment("text", _page_text(reader, i, warnings))] for i in range(len(reader.pages))]
     table_pages = [i for i in range(len(reader.pages)) if _wants_tables(reader, i, settings)]
-    if table_pages:
-        segments = _with_tables(path, segments, table_pages, warnings)
+    plumbed = _with_tables(path, table_pages, warnings) if table_pages else {}
+    segments = [plumbed.get(i) or [Segment("text", _page_text(reader, i, warnings))]
+                for i in range(len(reader.pages))]
     blocks = _to_blocks(rel, segments, settings)
     return ExtractedDocument(path=rel, blocks=blocks, pages=len(reader.pages), warnings=warnings)
 
@@ -111,27 +117,28 @@ def count_rules(page: pypdf.PageObject) -> int:
     return len(_PAINTED_RULE.findall(_TEXT_OBJECT.sub(b" ", data)))
 
 
-def _with_tables(path: Path, segments: list[list[Segment]], pages: list[int],
-                 warnings: list[str]) -> list[list[Segment]]:
+def _with_tables(path: Path, pages: list[int], warnings: list[str]) -> dict[int, list[Segment]]:
+    """pdfplumber segments of the pages (0-based) in ``pages`` that hold a table."""
     import pdfplumber
 
+    found: dict[int, list[Segment]] = {}
     try:
         with pdfplumber.open(path, password="") as pdf:
             for i in pages:
-                found = _plumber_segments(pdf.pages[i])
-                if found is not None:
-                    segments[i] = found
+                segments = _plumber_segments(pdf.pages[i])
+                if segments is not None:
+                    found[i] = segments
     except Exception as exc:  # pdfminer failures: keep pypdf's text for these pages
         warnings.append(f"table detection failed ({_one_line(exc)})")
         log.warning("%s: table detection failed: %s", path.name, _one_line(exc))
-    return segments
+    return found
 
 
 def _plumber_segments(page: Any) -> list[Segment] | None:
     """Text and markdown tables of one pdfplumber page, top to bottom; None when it has no table."""
     tables = []
     for t in page.find_tables():
-        rows = clean_rows(t.extract())
+        rows = merge_continuations(clean_rows(t.extract()))
         if rows:
             tables.append((t.bbox, rows))
     if not tables:

@@ -27,6 +27,21 @@ def clean_rows(rows: Sequence[Row]) -> list[list[str]]:
     return cells
 
 
+def merge_continuations(rows: list[list[str]]) -> list[list[str]]:
+    """Fold PDF continuation rows into the row above: pdfplumber splits a cell's wrapped lines into
+    rows of their own when no ruling separates them. A body row whose first cell is empty continues
+    the previous body row when that row's last filled cell does not end a sentence."""
+    out = [list(r) for r in rows[:2]]
+    for row in rows[2:]:
+        prev = out[-1]
+        tail = next((c for c in reversed(prev) if c), "")
+        if not row[0] and len(out) > 1 and tail and not tail.endswith((".", ":", ";")):
+            out[-1] = [f"{a} {b}".strip() for a, b in zip(prev, row, strict=True)]
+        else:
+            out.append(list(row))
+    return out
+
+
 def _line(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
