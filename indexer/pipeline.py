@@ -130,7 +130,7 @@ class Indexer:
         for i, (rel, path) in enumerate(files.items()):
             if progress is not None:
                 progress(rel, i, len(files))
-            self._process(path, rel, known.get(rel), summary)
+            self._process_safely(path, rel, known.get(rel), summary)
         if progress is not None:
             progress("", len(files), len(files))
         summary.seconds = time.perf_counter() - t0
@@ -149,7 +149,7 @@ class Indexer:
             return "ignored"
         if not abs_path.is_file():
             return "removed" if self.remove_path(abs_path) else "ignored"
-        return self._process(abs_path, rel, self.store.documents().get(rel), IndexSummary())
+        return self._process_safely(abs_path, rel, self.store.documents().get(rel), IndexSummary())
 
     def remove_path(self, abs_path: Path) -> bool:
         """Drop the documents row and chunks of ``abs_path``; True when it was indexed."""
@@ -164,6 +164,20 @@ class Indexer:
     def _rel(self, abs_path: Path) -> str | None:
         rel = relative_posix(Path(os.path.abspath(abs_path)), self.root)
         return None if rel.startswith("../") or Path(rel).is_absolute() else rel
+
+    def _process_safely(self, path: Path, rel: str, rec: DocumentRecord | None,
+                        summary: IndexSummary) -> Outcome:
+        """:meth:`_process`, but a file that vanished or cannot be read is removed or failed."""
+        try:
+            return self._process(path, rel, rec, summary)
+        except FileNotFoundError:
+            if rec is not None:
+                self.store.delete_document(rel)
+                summary.removed += 1
+            return "removed"
+        except OSError as exc:
+            summary.add_failure(rel, f"cannot read the file ({exc.strerror})")
+            return "failed"
 
     def _process(self, path: Path, rel: str, rec: DocumentRecord | None, summary: IndexSummary) -> Outcome:
         st = path.stat()

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
 from typer.core import TyperGroup
 
 from core.config import Secrets, load_config
@@ -25,18 +25,23 @@ from core.errors import PolicybotError
 from policybot import render
 from policybot.factory import App
 
+if TYPE_CHECKING:
+    from indexer.pipeline import IndexSummary
+    from indexer.watcher import PolicyWatcher
+
 log = logging.getLogger(__name__)
 
 
 class _Group(TyperGroup):
     """Turns :class:`PolicybotError` into ``error: <message>`` on stderr and exit code 2."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except PolicybotError as exc:
-            Console(stderr=True).print(f"[bold red]error:[/bold red] {exc}", highlight=False)
-            raise click.exceptions.Exit(2) from None
+            Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True,
+                                       markup=True)
+            raise typer.Exit(2) from None
 
 
 cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True,
@@ -62,7 +67,10 @@ def _main(
         level = "DEBUG"
     logging.basicConfig(level=level, format="%(name)s: %(message)s", datefmt="[%X]",
                         handlers=[RichHandler(console=Console(stderr=True), show_path=False)])
-    ctx.obj = App(settings, Secrets.from_env())
+    logging.getLogger("sentence_transformers").setLevel(max(logging.WARNING, logging.getLevelName(level)))
+    app = App(settings, Secrets.from_env())
+    ctx.obj = app
+    ctx.call_on_close(app.close)
 
 
 @cli.command()
@@ -173,23 +181,20 @@ def eval_command(
     elif report is None:
         typer.echo(render_report(result))
 
-def _reconcile(app: App, path: Path | None, *, show_progress: bool) -> Any:
-    from indexer.pipeline import Indexer
-
+def _reconcile(app: App, path: Path | None, *, show_progress: bool) -> IndexSummary:
     from policybot.progress import RichProgress
 
     root = (path or app.settings.policies.root).resolve()
     if not root.is_dir():
         raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root in the config")
-    indexer = Indexer(app.settings, app.store, app.embedder_factory)
     with RichProgress(enabled=show_progress) as progress:
-        return indexer.reconcile(root, progress)
+        return app.indexer.reconcile(root, progress)
 
 
-def _start_watcher(app: App) -> Any:
-    from indexer.watcher import start_watcher
+def _start_watcher(app: App) -> PolicyWatcher:
+    from indexer.watcher import start_watching
 
-    return start_watcher(app.settings, app.store, app.embedder_factory)
+    return start_watching(app.settings, app.indexer)
 
 
 def main() -> None:

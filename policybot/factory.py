@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING
 import numpy as np
 
 from core.answer.extractive import ExtractiveAnswerer
@@ -19,6 +20,10 @@ from core.embedder import Embedder, make_embedder
 from core.llm.base import AnswerProvider
 from core.retrieval import HybridRetriever, Reranker
 from core.store import Store
+
+if TYPE_CHECKING:
+    from indexer.pipeline import Indexer
+    from indexer.worker import ExtractionWorker
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +77,7 @@ class App:
         self.settings = settings
         self.secrets = secrets or Secrets.from_env()
         self.embedder = LazyEmbedder(settings.embedding)
+        self._worker: ExtractionWorker | None = None
 
     @cached_property
     def store(self) -> Store:
@@ -81,6 +87,22 @@ class App:
     def embedder_factory(self) -> Embedder:
         """The loaded embedder (what the indexer calls when it first needs vectors)."""
         return self.embedder.load()
+
+    @cached_property
+    def indexer(self) -> Indexer:
+        """The indexer; extraction runs in an isolated worker process (time and memory limits)."""
+        from indexer.extract import extract_file
+        from indexer.pipeline import Indexer
+        from indexer.worker import ExtractionWorker
+
+        self._worker = ExtractionWorker(extract_file, self.settings)
+        return Indexer(self.settings, self.store, self.embedder_factory, extract=self._worker.extract)
+
+    def close(self) -> None:
+        """Stop the extraction worker process, if one was started."""
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
 
     @cached_property
     def reranker(self) -> Reranker | None:

@@ -256,3 +256,17 @@ def test_watcher_indexes_new_and_removes_deleted_files(tmp_path: Path) -> None:
         assert chunk_texts(store, "leave.md") == []
     finally:
         watcher.stop()
+
+
+def test_file_vanishing_mid_reconcile_does_not_stop_the_others(setup: tuple[Indexer, Store, Factory],
+                                                                root: Path) -> None:
+    indexer, store, _ = setup
+    victim = root / "hr/travel_and_expenses.docx"
+
+    def delete_victim(path: str, done: int, total: int) -> None:
+        if path == "hr/travel_and_expenses.docx":
+            victim.unlink()
+
+    summary = indexer.reconcile(progress=delete_victim)
+    assert (summary.indexed, summary.failed) == (2, 0)
+    assert "hr/travel_and_expenses.docx" not in store.documents()
