@@ -47,6 +47,9 @@ class ExtractionSettings(_Section):
     repeated_line_ratio: float = Field(0.5, gt=0.0, le=1.0)
     ocr: Literal["auto", "never"] = "auto"
     ocr_language: str = "eng"
+    ocr_dpi: int = Field(200, ge=72, le=600)
+    ocr_images: bool = True
+    tesseract_cmd: str = "tesseract"
     timeout_s: float = Field(120.0, gt=0)
     memory_mb: int = Field(2048, ge=128)
 
@@ -182,7 +185,16 @@ class WatchSettings(_Section):
     poll_interval_s: float = Field(5.0, gt=0)
     debounce_s: float = Field(2.0, ge=0)
     stable_s: float = Field(2.0, ge=0)
+    retry_max_s: float = Field(60.0, gt=0)
+    incomplete_timeout_s: float = Field(600.0, gt=0)
     reconcile_interval_s: float = Field(600.0, gt=0)
+
+
+class IndexSettings(_Section):
+    """LanceDB maintenance: the ANN vector index threshold and how long old table versions are kept."""
+
+    ann_min_rows: int = Field(50_000, ge=1)
+    cleanup_older_than_s: float = Field(600.0, ge=0)
 
 
 class Settings(_Section):
@@ -204,6 +216,7 @@ class Settings(_Section):
     links: LinksSettings = LinksSettings()
     cache: CacheSettings = CacheSettings()
     watch: WatchSettings = WatchSettings()
+    index: IndexSettings = IndexSettings()
 
     @field_validator("data_dir")
     @classmethod

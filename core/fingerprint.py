@@ -21,7 +21,8 @@ def fingerprint_inputs(settings: Settings) -> dict[str, object]:
     """The exact settings the fingerprint covers, as a JSON-able dict."""
     return {
         "schema_version": SCHEMA_VERSION,
-        "extraction": settings.extraction.model_dump(mode="json", exclude={"timeout_s", "memory_mb"}),
+        "extraction": settings.extraction.model_dump(
+            mode="json", exclude={"timeout_s", "memory_mb", "tesseract_cmd"}),
         "chunking": settings.chunking.model_dump(mode="json"),
         "embedding": settings.embedding.model_dump(mode="json", include={"provider", "model", "dtype",
                                                                           "normalize"}),

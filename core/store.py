@@ -1,19 +1,24 @@
-"""The LanceDB store under the data dir: ``documents`` and ``chunks`` tables.
+"""The LanceDB store under the data dir: ``documents`` and ``chunks`` tables of the live generation.
 
 - ``documents``: one row per policy file (path relative to the policy root, sha256, size, mtime_ns,
   config fingerprint, status ``indexed|failed``, error, chunk count, pages, indexed_at).
 - ``chunks``: one row per chunk (stable chunk id, path, page, page_end, section, ordinal, text,
   text_hash, vector). Its ``text`` column carries LanceDB's native BM25 full-text index.
 
+Generations (:mod:`core.store_state`): a Store built without ``generation`` follows the pointer file,
+so after a shadow rebuild is swapped in, every reader moves to the new tables on its next call; a
+Store pinned to a generation (:meth:`Store.shadow`) writes a rebuild beside the live index.
+
 A file's chunks are replaced in one ``merge_insert`` commit, so a reader sees either the old or the
 new version, never both or none. Every string that reaches a filter goes through :func:`sql_str`.
+Index maintenance (full-text and ANN indexes, compaction) is in :mod:`core.store_maintenance`.
 LanceDB docs: https://lancedb.github.io/lancedb/
 """
 
 from __future__ import annotations
 
 import logging
-import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,7 +28,9 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 
-from core.config import KeywordSettings
+from core.config import IndexSettings, KeywordSettings
+from core.store_maintenance import ensure_indexes, optimize_table
+from core.store_state import IndexState, read_state, table_names, write_state
 from core.types import Chunk
 
 log = logging.getLogger(__name__)
@@ -78,18 +85,71 @@ class Store:
     """LanceDB tables in ``data_dir/lancedb``.
 
     Args:
-        data_dir: folder for the database (created when missing).
+        data_dir: folder for the database and the generation pointer (created when missing).
         keyword: tokenizer options for the BM25 full-text index.
-        chunks_table: name of the chunks table (a shadow rebuild writes to another name).
+        index: ANN threshold and version cleanup age (:class:`core.config.IndexSettings`).
+        generation: pin this Store to one generation (a shadow rebuild's writer); None follows the
+            live generation named by the pointer file.
+        db: an open LanceDB connection to share (default: connect to ``data_dir/lancedb``).
     """
 
     def __init__(self, data_dir: Path, keyword: KeywordSettings | None = None,
-                 chunks_table: str = "chunks") -> None:
+                 index: IndexSettings | None = None, generation: int | None = None,
+                 db: Any | None = None) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
-        self.db = lancedb.connect(str(data_dir / "lancedb"))
+        self.data_dir = data_dir
+        self.db = db if db is not None else lancedb.connect(str(data_dir / "lancedb"))
         self.keyword = keyword or KeywordSettings()
-        self.chunks_table_name = chunks_table
-        self._fts_ready = False
+        self.index = index or IndexSettings()
+        self._pinned = generation
+
+    # ---- generations --------------------------------------------------------------------
+    def state(self) -> IndexState:
+        """The generation pointer (live generation, its fingerprint, a rebuild in progress)."""
+        return read_state(self.data_dir)
+
+    def set_state(self, state: IndexState) -> None:
+        """Atomically replace the generation pointer (readers switch on their next call)."""
+        write_state(self.data_dir, state)
+
+    @property
+    def generation(self) -> int:
+        """The generation this Store reads and writes (pinned, else the live one)."""
+        return self._pinned if self._pinned is not None else self.state().generation
+
+    @property
+    def documents_table_name(self) -> str:
+        """Name of the documents table of :attr:`generation`."""
+        return table_names(self.generation)[0]
+
+    @property
+    def chunks_table_name(self) -> str:
+        """Name of the chunks table of :attr:`generation`."""
+        return table_names(self.generation)[1]
+
+    def shadow(self, generation: int) -> Store:
+        """A Store pinned to ``generation``, sharing this one's connection."""
+        return Store(self.data_dir, self.keyword, self.index, generation, db=self.db)
+
+    def generations_on_disk(self) -> set[int]:
+        """Generations that have at least one table in the database."""
+        found: set[int] = set()
+        for name in self.table_names():
+            base, _, suffix = name.partition("_")
+            if base in ("documents", "chunks"):
+                if not suffix:
+                    found.add(0)
+                elif suffix.isdigit():
+                    found.add(int(suffix))
+        return found
+
+    def drop_generation(self, generation: int) -> None:
+        """Drop both tables of ``generation`` (missing ones are skipped)."""
+        existing = set(self.table_names())
+        for name in table_names(generation):
+            if name in existing:
+                self.db.drop_table(name)
+        log.info("dropped generation %d", generation)
 
     # ---- tables -------------------------------------------------------------------------
     def table_names(self) -> list[str]:
@@ -98,18 +158,23 @@ class Store:
         names = getattr(res, "tables", res)
         return list(names)
 
+    def _open(self, name: str) -> Any | None:
+        try:
+            return self.db.open_table(name)
+        except ValueError:  # no such table
+            return None
+
     def _documents(self) -> Any:
-        if "documents" not in self.table_names():
-            return self.db.create_table("documents", schema=DOCUMENTS_SCHEMA, exist_ok=True)
-        return self.db.open_table("documents")
+        name = self.documents_table_name
+        tbl = self._open(name)
+        return tbl if tbl is not None else self.db.create_table(name, schema=DOCUMENTS_SCHEMA, exist_ok=True)
 
     def _chunks(self, dimension: int | None = None) -> Any | None:
-        if self.chunks_table_name in self.table_names():
-            return self.db.open_table(self.chunks_table_name)
-        if dimension is None:
-            return None
-        return self.db.create_table(self.chunks_table_name, schema=chunks_schema(dimension),
-                                    exist_ok=True)
+        name = self.chunks_table_name
+        tbl = self._open(name)
+        if tbl is not None or dimension is None:
+            return tbl
+        return self.db.create_table(name, schema=chunks_schema(dimension), exist_ok=True)
 
     # ---- documents ----------------------------------------------------------------------
     def documents(self) -> dict[str, DocumentRecord]:
@@ -124,32 +189,47 @@ class Store:
          .execute(pa.Table.from_pylist([asdict(rec)], schema=DOCUMENTS_SCHEMA)))
 
     def delete_document(self, path: str) -> None:
-        """Remove the document row and every chunk of ``path``."""
+        """Remove every chunk, then the document row, of ``path`` (a crash in between leaves a
+        document without chunks, which reconcile repairs)."""
+        self.delete_chunks([path])
         self._documents().delete(f"path = {sql_str(path)}")
-        tbl = self._chunks()
-        if tbl is not None:
-            tbl.delete(f"path = {sql_str(path)}")
+
+    def move_document(self, src: str, rec: DocumentRecord, chunks: Sequence[Chunk],
+                      vectors: np.ndarray) -> None:
+        """Rename ``src`` to ``rec.path``: chunks move in one commit, then the documents row moves in
+        one commit (a crash in between leaves orphan chunks, which reconcile repairs)."""
+        self.replace_chunks(rec.path, chunks, vectors, also_remove=src)
+        data = pa.Table.from_pylist([asdict(rec)], schema=DOCUMENTS_SCHEMA)
+        (self._documents().merge_insert("path").when_matched_update_all().when_not_matched_insert_all()
+         .when_not_matched_by_source_delete(f"path = {sql_str(src)}").execute(data))
 
     # ---- chunks -------------------------------------------------------------------------
-    def replace_chunks(self, path: str, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+    def replace_chunks(self, path: str, chunks: Sequence[Chunk], vectors: np.ndarray,
+                       also_remove: str | None = None) -> None:
         """Atomically make ``chunks`` (with ``vectors``, shape (n, dim)) the only chunks of ``path``.
 
-        One merge_insert commit: rows of ``path`` not in ``chunks`` are deleted in the same commit.
+        One merge_insert commit: rows of ``path`` (and of ``also_remove``, a move's old path) that
+        are not in ``chunks`` are deleted in the same commit.
         """
         if len(chunks) != len(vectors):
             raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
+        gone = [path] + ([also_remove] if also_remove else [])
         if not chunks:
-            tbl = self._chunks()
-            if tbl is not None:
-                tbl.delete(f"path = {sql_str(path)}")
+            self.delete_chunks(gone)
             return
-        tbl = self._chunks(int(vectors.shape[1]))
+        dim = int(vectors.shape[1])
+        tbl = self._chunks(dim)
         assert tbl is not None
         rows = [_chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]
-        data = pa.Table.from_pylist(rows, schema=chunks_schema(int(vectors.shape[1])))
+        data = pa.Table.from_pylist(rows, schema=chunks_schema(dim))
         (tbl.merge_insert("chunk_id").when_matched_update_all().when_not_matched_insert_all()
-         .when_not_matched_by_source_delete(f"path = {sql_str(path)}").execute(data))
-        self._fts_ready = False
+         .when_not_matched_by_source_delete(path_filter(gone)).execute(data))
+
+    def delete_chunks(self, paths: Sequence[str]) -> None:
+        """Delete every chunk of ``paths`` (one commit)."""
+        tbl = self._chunks()
+        if tbl is not None and paths:
+            tbl.delete(path_filter(paths))
 
     def chunk_rows(self, where: str | None = None, columns: list[str] | None = None) -> list[dict[str, Any]]:
         """Raw chunk rows matching ``where`` (a LanceDB filter built with :func:`sql_str`)."""
@@ -159,33 +239,50 @@ class Store:
         q = tbl.search().where(where) if where else tbl.search()
         if columns:
             q = q.select(columns)
-        return list(q.limit(None).to_arrow().to_pylist()) if hasattr(q, "limit") else []
+        return list(q.limit(None).to_arrow().to_pylist())
+
+    def chunk_counts(self) -> Counter[str]:
+        """Number of chunks per path (reads only the ``path`` column)."""
+        tbl = self._chunks()
+        if tbl is None:
+            return Counter()
+        paths = tbl.search().select(["path"]).limit(None).to_arrow().column("path").to_pylist()
+        return Counter(paths)
+
+    def duplicate_chunk_ids(self) -> int:
+        """How many chunk rows repeat an id already present (0 in a consistent index)."""
+        tbl = self._chunks()
+        if tbl is None:
+            return 0
+        ids = tbl.search().select(["chunk_id"]).limit(None).to_arrow().column("chunk_id").to_pylist()
+        return len(ids) - len(set(ids))
 
     def count_chunks(self) -> int:
         """Number of rows in the chunks table (0 when it does not exist yet)."""
         tbl = self._chunks()
         return 0 if tbl is None else int(tbl.count_rows())
 
-    def ensure_fts_index(self) -> None:
-        """(Re)build the BM25 full-text index on ``text`` when rows changed since the last build.
-
-        Rows added after the build are still searched (flat) by LanceDB until the next rebuild.
-        """
+    # ---- maintenance --------------------------------------------------------------------
+    def ensure_indexes(self) -> list[str]:
+        """Create the BM25 index when missing and the ANN index once the table has
+        ``index.ann_min_rows`` rows; returns the names of indexes created."""
         tbl = self._chunks()
-        if tbl is None or self._fts_ready:
-            return
-        t0 = time.perf_counter()
-        from lancedb.index import FTS
+        return [] if tbl is None else ensure_indexes(tbl, self.keyword, self.index.ann_min_rows)
 
-        kw = self.keyword
-        tbl.create_index("text", config=FTS(with_position=False, lower_case=True, stem=kw.stem,
-                                             remove_stop_words=kw.remove_stop_words,
-                                             ascii_folding=kw.ascii_folding), replace=True)
-        self._fts_ready = True
-        log.info("fts index rebuilt rows=%d in %.0f ms", tbl.count_rows(), (time.perf_counter() - t0) * 1e3)
+    def optimize(self) -> dict[str, object]:
+        """Compact both tables, fold new rows into their indexes, delete versions older than
+        ``index.cleanup_older_than_s``, then :meth:`ensure_indexes` (for a scheduled job).
+
+        Returns ``{"tables": [names], "indexes_created": [names], "seconds": float}``.
+        """
+        tables = [self._documents()] + [t for t in [self._chunks()] if t is not None]
+        stats = optimize_table(tables, self.index.cleanup_older_than_s)
+        stats["indexes_created"] = self.ensure_indexes()
+        return stats
 
     # ---- search -------------------------------------------------------------------------
-    def vector_search(self, vector: np.ndarray, k: int, where: str | None = None) -> list[tuple[Chunk, float]]:
+    def vector_search(self, vector: np.ndarray, k: int,
+                      where: str | None = None) -> list[tuple[Chunk, float]]:
         """Top ``k`` chunks by cosine similarity (vectors are normalised); score = 1 - distance/2."""
         tbl = self._chunks()
         if tbl is None or k <= 0:
@@ -196,13 +293,19 @@ class Store:
         return [(_row_chunk(r), 1.0 - float(r["_distance"])) for r in q.to_list()]
 
     def keyword_search(self, query: str, k: int, where: str | None = None) -> list[tuple[Chunk, float]]:
-        """Top ``k`` chunks by BM25 (LanceDB full-text index); empty for an empty query."""
+        """Top ``k`` chunks by BM25 (LanceDB full-text index); empty for an empty query.
+
+        Rows added or updated since the index was built are searched too (LanceDB scans unindexed
+        rows) and deleted rows never match, so the results follow every commit; :meth:`optimize`
+        folds new rows into the index.
+        """
         if k <= 0 or not query.strip():
             return []
-        self.ensure_fts_index()
-        tbl = self._chunks()  # opened after the index build, so the handle sees the index
+        tbl = self._chunks()
         if tbl is None:
             return []
+        if ensure_indexes(tbl, self.keyword, None):
+            tbl = self._chunks() or tbl  # reopened, so the handle sees the new index
         q = tbl.search(query, query_type="fts").limit(k)
         if where:
             q = q.where(where, prefilter=True)

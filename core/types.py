@@ -33,12 +33,17 @@ class Block:
 
 @dataclass(frozen=True)
 class ExtractedDocument:
-    """The result of extracting one file: its blocks in reading order and its page count (0 if none)."""
+    """The result of extracting one file: its blocks in reading order and its page count (0 if none).
+
+    ``needs_ocr_pages`` lists 1-based pages whose text layer was unusable (scanned or garbage) and
+    that could not be OCR'd (OCR off or tesseract missing); their text is not in ``blocks``.
+    """
 
     path: str
     blocks: list[Block]
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
+    needs_ocr_pages: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -190,12 +190,17 @@ def join_units(units: list[Unit]) -> str:
     return "".join((u.sep if i else "") + u.text for i, u in enumerate(units))
 
 
+def chunk_id(path: str, ordinal: int, text: str) -> str:
+    """Stable chunk id: ``sha256(path NUL ordinal NUL text)`` hex, first 32 characters."""
+    return hashlib.sha256(f"{path}\x00{ordinal}\x00{text}".encode()).hexdigest()[:32]
+
+
 def make_chunk(path: str, ordinal: int, units: list[Unit]) -> Chunk:
     """A :class:`Chunk` with id ``sha256(path, ordinal, text)[:32]`` (unique when text repeats)."""
     text = join_units(units)
     pages = [u.page for u in units if u.page is not None]
     body = [u for u in units if u.kind != "heading"] or units
-    chunk_id = hashlib.sha256(f"{path}\x00{ordinal}\x00{text}".encode()).hexdigest()[:32]
-    return Chunk(chunk_id=chunk_id, path=path, text=text, page=min(pages) if pages else None,
-                 page_end=max(pages) if pages else None, section=body[0].section, ordinal=ordinal,
+    return Chunk(chunk_id=chunk_id(path, ordinal, text), path=path, text=text,
+                 page=min(pages) if pages else None, page_end=max(pages) if pages else None,
+                 section=body[0].section, ordinal=ordinal,
                  text_hash=hashlib.sha256(text.encode()).hexdigest())

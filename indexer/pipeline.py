@@ -1,82 +1,58 @@
-"""Indexing pipeline: reconcile the index with the policy folder, file by file.
+"""Indexing pipeline: keep the index in step with the policy folder.
 
-extract (indexer.extract) → chunk (indexer.chunker) → embed (core.embedder) → store (core.store).
+scan → repair drift (:mod:`indexer.repair`) → moves (:mod:`indexer.moves`) → removals → change
+detection (:mod:`indexer.jobs`) → extract file N+1 in the worker while file N is chunked, embedded
+(through the embedding cache, :mod:`indexer.embed_cache`) and written in one commit per table.
 
-Change detection: a file whose (size, mtime_ns) and config fingerprint match its documents row is
-unchanged without being read; when size or mtime differ, its sha256 decides. A file's chunks are
-replaced in one commit (``Store.replace_chunks``) before its documents row is written, so a crash in
-between only causes a re-index on the next reconcile. A file that fails (unreadable, or no text) is
-recorded with status ``failed`` and a one-line reason; its previous chunks, if any, keep serving and
-it is retried only when the file or the fingerprint changes. The embedder is built only when a chunk
-must be embedded, so a no-op reconcile never loads the model.
+A config fingerprint change writes into a shadow generation that is swapped in at the end
+(:mod:`indexer.shadow`); queries keep reading the live one meanwhile. Subscribers of
+:meth:`Indexer.subscribe_invalidated` hear which paths changed, moved or disappeared. The embedder is
+built only when a chunk must be embedded, so a no-op reconcile never loads the model.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
 from core.config import Settings
 from core.embedder import Embedder
-from core.errors import ExtractionError
-from core.fingerprint import config_fingerprint
+from core.fingerprint import config_fingerprint, embedding_fingerprint
 from core.store import DocumentRecord, Store
-from core.types import ExtractedDocument
+from indexer import shadow
 from indexer.chunker import Chunker
+from indexer.embed_cache import EmbeddingCache, embedding_key
 from indexer.extract import extract_file, relative_posix
+from indexer.jobs import (
+    Extracted,
+    ExtractFn,
+    Job,
+    base_record,
+    classify,
+    extract_job,
+    record_failure,
+    sha256_file,
+)
+from indexer.moves import Move, find_moves, moved_chunks, prefix_moves
 from indexer.patterns import is_indexable
+from indexer.repair import repair_drift
+from indexer.summary import IndexSummary
 
 log = logging.getLogger(__name__)
 
-Outcome = Literal["indexed", "unchanged", "failed", "removed", "ignored"]
+__all__ = ["Indexer", "IndexSummary", "Outcome", "scan", "sha256_file"]
+
+Outcome = Literal["indexed", "unchanged", "failed", "removed", "ignored", "moved"]
 Progress = Callable[[str, int, int], None]
-"""progress(relative path, files done, files total)."""
-ExtractFn = Callable[[Path, Path], ExtractedDocument]
-"""extract(absolute path, policy root) -> document; raises ExtractionError."""
-
-_HASH_BLOCK = 1 << 20
-
-
-@dataclass
-class IndexSummary:
-    """What one reconcile did. ``failed`` counts files that are failing now (newly or still: an
-    unchanged failed file is not retried but stays listed); ``seconds`` is wall-clock time."""
-
-    indexed: int = 0
-    unchanged: int = 0
-    failed: int = 0
-    removed: int = 0
-    pages: int = 0
-    chunks_embedded: int = 0
-    seconds: float = 0.0
-    failures: list[dict[str, str]] = field(default_factory=list)
-
-    def add_failure(self, rel: str, reason: str) -> None:
-        """Count a failed file and remember its reason."""
-        self.failed += 1
-        self.failures.append({"file": rel, "reason": reason})
-
-    def to_json(self) -> dict[str, object]:
-        """``{"indexed","unchanged","failed","removed","pages","chunks_embedded","seconds",
-        "failures": [{"file","reason"}]}``."""
-        return {"indexed": self.indexed, "unchanged": self.unchanged, "failed": self.failed,
-                "removed": self.removed, "pages": self.pages, "chunks_embedded": self.chunks_embedded,
-                "seconds": round(self.seconds, 2), "failures": list(self.failures)}
-
-
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of the file's bytes (read in 1 MiB blocks)."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(_HASH_BLOCK):
-            digest.update(block)
-    return digest.hexdigest()
+"""progress(relative path, files done, files total); called before each file is extracted."""
+Invalidated = Callable[[list[str]], None]
 
 
 def scan(root: Path, settings: Settings) -> dict[str, Path]:
@@ -93,14 +69,15 @@ def scan(root: Path, settings: Settings) -> dict[str, Path]:
 
 
 class Indexer:
-    """Keeps the store in step with a policy folder.
+    """Keeps the store in step with a policy folder. One writer: calls are serialised by a lock.
 
     Args:
         settings: policies (root, include/ignore), extraction, chunking (fingerprint inputs).
-        store: the LanceDB store to write.
+        store: the LanceDB store (following the live generation).
         embedder_factory: builds the embedder; called at most once, on first need.
-        extract: ``extract(path, root)``; default in-process :func:`indexer.extract.extract_file`
-            (e.g. pass ``ExtractionWorker.extract`` to isolate extraction in a child process).
+        extract: ``extract(path, root)``; default in-process :func:`indexer.extract.extract_file`.
+            The composition root passes ``ExtractionWorker.extract`` (one spawned worker process per
+            Indexer, reused across files, killed on its time or memory limit).
     """
 
     def __init__(self, settings: Settings, store: Store, embedder_factory: Callable[[], Embedder],
@@ -109,129 +86,240 @@ class Indexer:
         self.store = store
         self.root = settings.policies.root
         self.fingerprint = config_fingerprint(settings)
+        self._embedding_settings_fp = embedding_fingerprint(settings)
         self._embedder_factory = embedder_factory
         self._extract = extract or (lambda path, root: extract_file(path, root, settings))
         self._embedder: Embedder | None = None
         self._chunker: Chunker | None = None
+        self._cache = EmbeddingCache(store.db)
+        self._subscribers: list[Invalidated] = []
+        self._lock = threading.RLock()
 
     # ---- public API ---------------------------------------------------------------------
+    def subscribe_invalidated(self, callback: Invalidated) -> None:
+        """Call ``callback(relative paths)`` after each operation that changed, moved or removed
+        files (e.g. the verified-answer cache drops answers citing them). Errors are logged."""
+        self._subscribers.append(callback)
+
     def reconcile(self, root: Path | None = None, progress: Progress | None = None) -> IndexSummary:
         """Index new and changed files under ``root`` (default: ``policies.root``), skip unchanged
-        ones, remove rows and chunks of files that are gone. Per-file failures are recorded, never
-        raised. Raises only store or embedding-model errors (e.g. ModelLoadError)."""
-        t0 = time.perf_counter()
-        self.root = (root or self.settings.policies.root).resolve()
-        files = scan(self.root, self.settings)
-        known = self.store.documents()
-        summary = IndexSummary()
-        for rel in sorted(set(known) - set(files)):
-            self.store.delete_document(rel)
-            summary.removed += 1
-        for i, (rel, path) in enumerate(files.items()):
-            if progress is not None:
-                progress(rel, i, len(files))
-            self._process_safely(path, rel, known.get(rel), summary)
-        if progress is not None:
-            progress("", len(files), len(files))
-        summary.seconds = time.perf_counter() - t0
-        log.info("reconcile root=%s files=%d indexed=%d unchanged=%d failed=%d removed=%d chunks=%d "
-                 "in %.1fs", self.root, len(files), summary.indexed, summary.unchanged, summary.failed,
-                 summary.removed, summary.chunks_embedded, summary.seconds)
-        return summary
+        ones, move renamed ones, remove rows and chunks of files that are gone, repair drift; under
+        a new config fingerprint, rebuild into a shadow generation and swap it in. Per-file failures
+        are recorded, never raised. Raises only store or embedding-model errors (e.g. ModelLoadError)."""
+        with self._lock:
+            t0 = time.perf_counter()
+            self.root = (root or self.settings.policies.root).resolve()
+            files = scan(self.root, self.settings)
+            p = shadow.plan(self.store, self.fingerprint)
+            summary = IndexSummary()
+            self._sync(p.target, files, summary, progress)
+            if p.rebuild:
+                shadow.swap(self.store, p, self.fingerprint)
+                summary.rebuilt = p.generation
+            p.target.ensure_indexes()
+            summary.seconds = time.perf_counter() - t0
+            log.info("reconcile root=%s files=%d indexed=%d unchanged=%d failed=%d removed=%d moved=%d "
+                     "embedded=%d reused=%d repaired=%d in %.1fs", self.root, len(files), summary.indexed,
+                     summary.unchanged, summary.failed, summary.removed, summary.moved,
+                     summary.chunks_embedded, summary.chunks_reused, summary.repaired, summary.seconds)
+            self._publish(summary)
+            return summary
 
     def index_path(self, abs_path: Path) -> Outcome:
-        """Bring one file up to date (index it, skip it, or remove it when it no longer exists).
+        """Bring one file up to date (index, skip, move from a vanished twin, or remove it).
 
         Returns the outcome; a path outside the root or not matching the patterns is ``"ignored"``.
+        Under a new config fingerprint this runs a full :meth:`reconcile` (shadow rebuild) first.
         """
         rel = self._rel(abs_path)
         if rel is None or not is_indexable(rel, self.settings):
             return "ignored"
-        if not abs_path.is_file():
-            return "removed" if self.remove_path(abs_path) else "ignored"
-        return self._process_safely(abs_path, rel, self.store.documents().get(rel), IndexSummary())
+        with self._lock:
+            if shadow.needs_rebuild(self.store, self.fingerprint):
+                self.reconcile(self.root)
+            if not abs_path.is_file():
+                return "removed" if self.remove_path(abs_path) else "ignored"
+            summary = IndexSummary()
+            docs = self.store.documents()
+            hashes: dict[str, str] = {}
+            if rel not in docs:
+                gone = {p: r for p, r in docs.items() if not (self.root / p).exists()}
+                moves, hashes = self._moves(self.store, {rel: abs_path}, gone, summary)
+            if not summary.moved:
+                job = classify(self.store, abs_path, rel, docs.get(rel), self.fingerprint, summary,
+                               hashes.get(rel))
+                self._run(self.store, [job] if job else [], summary)
+            self._publish(summary)
+            return _outcome(summary)
+
+    def move_path(self, src: Path, dst: Path) -> Outcome:
+        """A file or folder was renamed from ``src`` to ``dst`` (watcher "moved" event): rewrite the
+        paths of its rows without re-embedding (a changed or no-longer-indexable target is re-indexed
+        or removed). Returns ``"moved"`` when every indexed document under ``src`` moved."""
+        src_rel, dst_rel = self._rel(src), self._rel(dst)
+        with self._lock:
+            docs = self.store.documents()
+            pairs = prefix_moves(docs, src_rel, dst_rel or "") if src_rel is not None else []
+            summary = IndexSummary()
+            if dst_rel is None:
+                for old, _ in pairs:
+                    self._remove(self.store, old, summary)
+            elif not pairs:
+                return self.index_path(dst) if dst.is_file() else "ignored"
+            for old, new in pairs if dst_rel is not None else []:
+                self._move_one(old, new, docs, summary)
+            self._publish(summary)
+            return _outcome(summary)
 
     def remove_path(self, abs_path: Path) -> bool:
         """Drop the documents row and chunks of ``abs_path``; True when it was indexed."""
         rel = self._rel(abs_path)
-        if rel is None or rel not in self.store.documents():
-            return False
-        self.store.delete_document(rel)
-        log.info("removed %s", rel)
-        return True
+        with self._lock:
+            if rel is None or rel not in self.store.documents():
+                return False
+            summary = IndexSummary()
+            self._remove(self.store, rel, summary)
+            self._publish(summary)
+            return True
 
-    # ---- per file -----------------------------------------------------------------------
+    # ---- reconcile stages ---------------------------------------------------------------
+    def _sync(self, target: Store, files: dict[str, Path], summary: IndexSummary,
+              progress: Progress | None) -> None:
+        known = target.documents()
+        stale, summary.repaired = repair_drift(target, known)
+        vanished = {p: r for p, r in known.items() if p not in files}
+        new = {p: path for p, path in files.items() if p not in known}
+        movable = {p: r for p, r in vanished.items() if p not in stale}
+        moves, hashes = self._moves(target, new, movable, summary)
+        for rel in sorted(set(vanished) - {m.src for m in moves}):
+            self._remove(target, rel, summary)
+        moved_to = {m.dst for m in moves}
+        jobs: list[Job] = []
+        for rel, path in files.items():
+            if rel not in moved_to:
+                rec = None if rel in stale else known.get(rel)
+                job = classify(target, path, rel, rec, self.fingerprint, summary, hashes.get(rel))
+                jobs += [job] if job else []
+        self._run(target, jobs, summary, progress, len(files))
+
+    def _moves(self, target: Store, new: dict[str, Path], vanished: dict[str, DocumentRecord],
+               summary: IndexSummary) -> tuple[list[Move], dict[str, str]]:
+        """Find and apply moves of ``vanished`` documents to ``new`` paths; returns the moves and
+        the hashes computed."""
+        if not new or not vanished:
+            return [], {}
+        moves, hashes = find_moves(new, vanished, self.fingerprint, sha256_file)
+        for m in moves:
+            self._apply_move(target, m, vanished[m.src], new[m.dst], summary)
+        return moves, hashes
+
+    def _apply_move(self, target: Store, m: Move, rec: DocumentRecord, path: Path,
+                    summary: IndexSummary) -> None:
+        chunks, vectors = moved_chunks(target, m.src, m.dst)
+        st = path.stat()
+        target.move_document(m.src, replace(rec, path=m.dst, size=st.st_size, mtime_ns=st.st_mtime_ns,
+                                            sha256=m.sha256), chunks, vectors)
+        summary.moved += 1
+        summary.invalidated.append(m.src)
+        log.info("moved %s -> %s (%d chunks, nothing re-embedded)", m.src, m.dst, len(chunks))
+
+    def _move_one(self, old: str, new: str, docs: dict[str, DocumentRecord], summary: IndexSummary) -> None:
+        path = self.root / new
+        indexable = path.is_file() and is_indexable(new, self.settings)
+        if new in docs:
+            summary.invalidated.append(new)  # overwritten by the move
+        if indexable and self._moves(self.store, {new: path}, {old: docs[old]}, summary)[0]:
+            return
+        self._remove(self.store, old, summary)
+        if indexable:
+            job = classify(self.store, path, new, docs.get(new), self.fingerprint, summary)
+            self._run(self.store, [job] if job else [], summary)
+
+    def _remove(self, target: Store, rel: str, summary: IndexSummary) -> None:
+        target.delete_document(rel)
+        summary.removed += 1
+        summary.invalidated.append(rel)
+        log.info("removed %s", rel)
+
+    # ---- extraction overlapped with embedding -------------------------------------------
+    def _run(self, target: Store, jobs: list[Job], summary: IndexSummary, progress: Progress | None = None,
+             total: int | None = None) -> None:
+        """Extract job i+1 on a helper thread (it waits on the worker process) while job i is
+        chunked, embedded and written on this thread."""
+        total = len(jobs) if total is None else total
+        done = total - len(jobs)
+        with ThreadPoolExecutor(1, thread_name_prefix="policybot-extract") as pool:
+            nxt: Future[Extracted] | None = self._submit(pool, jobs, 0, progress, done, total)
+            for i, job in enumerate(jobs):
+                assert nxt is not None
+                result = nxt.result()
+                nxt = self._submit(pool, jobs, i + 1, progress, done + i + 1, total)
+                self._finish(target, job, result, summary)
+        if progress is not None:
+            progress("", total, total)
+
+    def _submit(self, pool: ThreadPoolExecutor, jobs: list[Job], i: int, progress: Progress | None,
+                done: int, total: int) -> Future[Extracted] | None:
+        if i >= len(jobs):
+            return None
+        if progress is not None:
+            progress(jobs[i].rel, done, total)
+        return pool.submit(extract_job, jobs[i], self.root, self._extract)
+
+    def _finish(self, target: Store, job: Job, result: Extracted, summary: IndexSummary) -> None:
+        t0 = time.perf_counter()
+        base = base_record(job, self.fingerprint, time.time())
+        if result is None:  # vanished while queued
+            if job.rec is not None:
+                target.delete_document(job.rel)
+                summary.removed += 1
+                summary.invalidated.append(job.rel)
+            return
+        if isinstance(result, str):
+            record_failure(target, job, base, result, summary)
+            return
+        try:
+            chunks = self.chunker().chunk(result)
+        except Exception as exc:  # a chunker bug on one file never stops the others
+            log.exception("chunking %s failed", job.rel)
+            record_failure(target, job, base, f"{type(exc).__name__}: {exc}".splitlines()[0][:300], summary)
+            return
+        emb = self._cache.embed(chunks, self.embedder(), self.embedding_key())
+        target.replace_chunks(job.rel, chunks, emb.vectors)
+        target.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=result.pages))
+        summary.indexed += 1
+        summary.pages += result.pages
+        summary.chunks_embedded += emb.embedded
+        summary.chunks_reused += emb.reused
+        if job.rec is not None:
+            summary.invalidated.append(job.rel)
+        log.info("indexed %s pages=%d chunks=%d embedded=%d in %.2fs", job.rel, result.pages, len(chunks),
+                 emb.embedded, time.perf_counter() - t0)
+
+    # ---- helpers ------------------------------------------------------------------------
     def _rel(self, abs_path: Path) -> str | None:
         rel = relative_posix(Path(os.path.abspath(abs_path)), self.root)
         return None if rel.startswith("../") or Path(rel).is_absolute() else rel
 
-    def _process_safely(self, path: Path, rel: str, rec: DocumentRecord | None,
-                        summary: IndexSummary) -> Outcome:
-        """:meth:`_process`, but a file that vanished or cannot be read is removed or failed."""
-        try:
-            return self._process(path, rel, rec, summary)
-        except FileNotFoundError:
-            if rec is not None:
-                self.store.delete_document(rel)
-                summary.removed += 1
-            return "removed"
-        except OSError as exc:
-            summary.add_failure(rel, f"cannot read the file ({exc.strerror})")
-            return "failed"
+    def _publish(self, summary: IndexSummary) -> None:
+        paths = sorted(set(summary.invalidated))
+        if not paths:
+            return
+        for callback in list(self._subscribers):
+            try:
+                callback(paths)
+            except Exception:  # a subscriber's bug never breaks indexing
+                log.exception("invalidated-sources subscriber failed")
 
-    def _process(self, path: Path, rel: str, rec: DocumentRecord | None, summary: IndexSummary) -> Outcome:
-        st = path.stat()
-        sha: str | None = None
-        if rec is not None and rec.fingerprint == self.fingerprint:
-            if (rec.size, rec.mtime_ns) != (st.st_size, st.st_mtime_ns):
-                sha = sha256_file(path)
-                if sha == rec.sha256:
-                    self.store.put_document(replace(rec, size=st.st_size, mtime_ns=st.st_mtime_ns))
-            if sha is None or sha == rec.sha256:
-                if rec.status == "failed":
-                    summary.add_failure(rel, rec.error)
-                    return "failed"
-                summary.unchanged += 1
-                return "unchanged"
-        return self._index(path, rel, st, sha or sha256_file(path), summary)
-
-    def _index(self, path: Path, rel: str, st: os.stat_result, sha: str, summary: IndexSummary) -> Outcome:
-        t0 = time.perf_counter()
-        base = DocumentRecord(path=rel, sha256=sha, size=st.st_size, mtime_ns=st.st_mtime_ns,
-                              fingerprint=self.fingerprint, status="failed", indexed_at=time.time())
-        try:
-            doc = self._extract(path, self.root)
-            if not any(b.text.strip() for b in doc.blocks):
-                raise ExtractionError(f"no extractable text ({doc.pages} pages); a scanned PDF needs OCR")
-            chunks = self.chunker().chunk(doc)
-        except ExtractionError as exc:
-            return self._fail(base, str(exc), summary)
-        except Exception as exc:  # a bug or library error on one file never stops the others
-            log.exception("unexpected error extracting %s", rel)
-            return self._fail(base, f"{type(exc).__name__}: {exc}".splitlines()[0][:300], summary)
-        vectors = self.embedder().embed([c.text for c in chunks])
-        self.store.replace_chunks(rel, chunks, vectors)
-        self.store.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=doc.pages))
-        summary.indexed += 1
-        summary.pages += doc.pages
-        summary.chunks_embedded += len(chunks)
-        log.info("indexed %s pages=%d chunks=%d in %.2fs", rel, doc.pages, len(chunks),
-                 time.perf_counter() - t0)
-        return "indexed"
-
-    def _fail(self, base: DocumentRecord, reason: str, summary: IndexSummary) -> Outcome:
-        reason = " ".join(reason.split())
-        self.store.put_document(replace(base, error=reason))
-        summary.add_failure(base.path, reason)
-        log.warning("failed %s: %s", base.path, reason)
-        return "failed"
-
-    # ---- lazily built collaborators -----------------------------------------------------
     def embedder(self) -> Embedder:
         """The embedder, built on first call."""
         if self._embedder is None:
             self._embedder = self._embedder_factory()
         return self._embedder
+
+    def embedding_key(self) -> str:
+        """Key of this Indexer's vectors in the embedding cache (builds the embedder)."""
+        return embedding_key(self._embedding_settings_fp, self.embedder())
 
     def chunker(self) -> Chunker:
         """The chunker, bound to the embedder's tokenizer and limit (builds the embedder)."""
@@ -239,3 +327,13 @@ class Indexer:
             emb = self.embedder()
             self._chunker = Chunker(self.settings.chunking, emb.count_tokens, emb.max_tokens)
         return self._chunker
+
+
+def _outcome(summary: IndexSummary) -> Outcome:
+    if summary.failed:
+        return "failed"
+    if summary.indexed:
+        return "indexed"
+    if summary.moved:
+        return "moved"
+    return "removed" if summary.removed else "unchanged"

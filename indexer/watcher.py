@@ -1,10 +1,21 @@
-"""``policybot watch``: turn watchdog file events into :class:`Indexer` calls, with a simple debounce.
+"""``policybot watch``: keep the index current from file-system events, under the writer lock.
 
-The handler only records *which* paths changed; one worker thread calls ``Indexer.index_path`` for a
-path once no event has arrived for it for ``watch.debounce_s`` seconds (editors fire several events
-per save). A folder event (delete, move) schedules a full ``reconcile`` instead, which is cheap for
-unchanged files. Stability gates, retries, lock/temp-file handling and polling fallback belong to the
-incremental-indexing issue. watchdog docs: https://python-watchdog.readthedocs.io
+Data flow: watchdog observer (native or polling, :mod:`indexer.observers`) → :class:`_Handler` turns
+each event into *pending* paths (both ends of a move; a folder event becomes a folder task) filtered by
+``policies.include``/``policies.ignore`` (:mod:`indexer.patterns`: lock and temp files never get in) →
+one worker thread takes a path once no event arrived for it for ``watch.debounce_s`` (a burst of events
+on one path is one task; a 200-file copy is at most 200 index calls) → the stability gate
+(:mod:`indexer.stability`) sends still-growing or incomplete files back with backoff → ``Indexer``.
+
+Editor saves (Word: ``~$x.docx`` + ``~WRL0001.tmp`` renamed onto ``x.docx``; vim: ``4913``, ``x~``,
+``.x.swp``; LibreOffice: ``.~lock.x#`` + ``lu123.tmp``) reach the index as one re-index of ``x``,
+because only ``x`` passes the patterns and its pending task outlives the burst. A move of an indexed
+file is a move (``move_path`` when the indexer has it, else remove + index, which the embedding cache
+makes cheap); a case-only rename is a move too: existence is checked with exact case. Folder moves in,
+out and within the root expand into per-file tasks. Periodic reconcile (:mod:`indexer.scheduler`)
+repairs anything events missed. Every index write runs under one lock (``write_lock``), and the
+process holds the data dir's :class:`~indexer.lock.WriterLock` while watching.
+watchdog docs: https://python-watchdog.readthedocs.io
 """
 
 from __future__ import annotations
@@ -13,123 +24,332 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
-from watchdog.observers.polling import PollingObserver
 
 from core.config import Settings
 from core.embedder import Embedder
 from core.store import Store
+from indexer.lock import WriterLock
+from indexer.observers import ObserverFactory, ObserverKind, RunningObserver, start_observer
+from indexer.patterns import is_indexable
 from indexer.pipeline import Indexer
+from indexer.scheduler import MaintenanceScheduler
+from indexer.stability import StabilityGate
+from indexer.watch_state import write_watch_state
 
 log = logging.getLogger(__name__)
 
-_RECONCILE = Path("<reconcile>")
-_TICK_S = 0.1
+_TICK_S = 0.05
+_STATE_EVERY_S = 1.0
+
+
+@dataclass(frozen=True)
+class _Task:
+    """A pending path: look at it at ``due`` (monotonic s); ``since`` is its first event (UNIX s)."""
+
+    due: float
+    since: float
+    folder: bool = False
+    moved_from: Path | None = None
+    errors: int = 0
 
 
 class _Handler(FileSystemEventHandler):
-    """Records the paths touched by each event (both ends of a move)."""
+    """Turns watchdog events into :meth:`PolicyWatcher.notify` / :meth:`PolicyWatcher.notify_dir`."""
 
-    def __init__(self, changed: Callable[[Path], None]) -> None:
-        self._changed = changed
+    def __init__(self, watcher: PolicyWatcher) -> None:
+        self._w = watcher
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
+        src = Path(os.fsdecode(event.src_path))
+        dest = Path(os.fsdecode(event.dest_path)) if event.dest_path else None
         if event.is_directory:
-            if event.event_type in ("deleted", "moved"):
-                self._changed(_RECONCILE)
+            if event.event_type == "moved" and dest is not None:
+                self._w.notify_dir(src)
+                self._w.notify_dir(dest, moved_from=src)
+            elif event.event_type in ("created", "deleted"):
+                self._w.notify_dir(src)
             return
-        for p in (event.src_path, getattr(event, "dest_path", "")):
-            if p:
-                self._changed(Path(os.fsdecode(p)))
+        if event.event_type == "moved" and dest is not None:
+            self._w.notify(src)
+            self._w.notify(dest, moved_from=src)
+        else:
+            self._w.notify(src)
 
 
 class PolicyWatcher:
-    """Watches ``root`` and keeps ``indexer`` current.
+    """Watches ``root`` and keeps ``indexer`` current (see the module docstring).
 
     Args:
-        indexer: called from one worker thread (``index_path`` / ``reconcile``).
-        root: the policy folder.
-        debounce_s: quiet time per path before it is indexed.
-        polling: use watchdog's PollingObserver (``poll_interval_s``) instead of the native one.
+        settings: ``watch`` (observer, debounce_s, stable_s, retry_max_s, reconcile_interval_s, ...),
+            ``policies`` (patterns) and ``data_dir`` (writer lock, ``watch.json``).
+        indexer: written only from the worker thread and scheduler jobs, one at a time.
+        root: the policy folder (default ``policies.root``).
+        native_factory: builds the native observer (tests inject one that hits the inotify limit).
+        hold_lock: take the data dir's :class:`WriterLock` (False when the caller already holds it).
+        reconcile_on_start: run a reconcile as soon as the scheduler starts (then periodically).
+
+    Attributes:
+        observer_kind: ``"native"`` or ``"polling"`` once started; ``observer_reason`` says why.
+        scheduler: the :class:`MaintenanceScheduler`; add maintenance jobs with ``scheduler.add_job``.
+        write_lock: the lock around every index write in this process.
     """
 
-    def __init__(self, indexer: Indexer, root: Path, debounce_s: float, polling: bool = False,
-                 poll_interval_s: float = 5.0) -> None:
+    def __init__(self, settings: Settings, indexer: Indexer, root: Path | None = None, *,
+                 native_factory: ObserverFactory = Observer, hold_lock: bool = True,
+                 reconcile_on_start: bool = True) -> None:
+        self.settings = settings
         self.indexer = indexer
-        self.root = root
-        self.debounce_s = debounce_s
-        self._pending: dict[Path, float] = {}
-        self._lock = threading.Lock()
+        self.root = (root or settings.policies.root).resolve()
+        self.write_lock = threading.Lock()
+        self.scheduler = MaintenanceScheduler(self.write_lock)
+        self.gate = StabilityGate(settings.watch.stable_s, settings.watch.retry_max_s,
+                                  settings.watch.incomplete_timeout_s)
+        self.observer_kind: ObserverKind | None = None
+        self.observer_reason = ""
+        self._native_factory = native_factory
+        self._writer_lock = WriterLock(settings.data_dir) if hold_lock else None
+        self._reconcile_on_start = reconcile_on_start
+        self._running: RunningObserver | None = None
+        self._pending: dict[Path, _Task] = {}
+        self._busy = False
+        self._mutex = threading.Lock()
         self._stop = threading.Event()
-        self.observer: BaseObserver = PollingObserver(timeout=poll_interval_s) if polling else Observer()
         self._worker = threading.Thread(target=self._run, name="policybot-watch", daemon=True)
+        self._state_at = 0.0
 
+    # ---- lifecycle ----------------------------------------------------------------------
     def start(self) -> PolicyWatcher:
-        """Start the observer and the worker thread."""
-        self.observer.schedule(_Handler(self.notify), str(self.root), recursive=True)
-        self.observer.start()
+        """Take the writer lock, start the observer, the worker and the scheduler (reconcile now and
+        every ``watch.reconcile_interval_s``). Raises IndexLockedError when another indexer holds the
+        data dir."""
+        if self._writer_lock is not None:
+            self._writer_lock.acquire()
+        try:
+            self._running = start_observer(self.settings.watch, self.root, _Handler(self),
+                                           self._native_factory)
+        except BaseException:
+            self._release_lock()
+            raise
+        self.observer_kind, self.observer_reason = self._running.kind, self._running.reason
         self._worker.start()
-        log.info("watching %s observer=%s debounce=%.1fs", self.root, type(self.observer).__name__,
-                 self.debounce_s)
+        self.scheduler.add_job(self._reconcile, self.settings.watch.reconcile_interval_s, "reconcile",
+                               run_now=self._reconcile_on_start)
+        self.scheduler.start()
+        self._publish_state(force=True)
+        log.info("watching %s observer=%s debounce=%.2fs stable=%.2fs", self.root, self.observer_kind,
+                 self.settings.watch.debounce_s, self.settings.watch.stable_s)
         return self
 
-    def notify(self, path: Path) -> None:
-        """Mark ``path`` changed now (restarts its debounce window)."""
-        with self._lock:
-            self._pending[path] = time.monotonic()
+    def join(self, timeout: float | None = None) -> None:
+        """Block until :meth:`stop` (or for ``timeout`` seconds)."""
+        self._stop.wait(timeout)
 
-    def due(self, now: float) -> list[Path]:
-        """Pop the paths whose last event is at least ``debounce_s`` old."""
-        with self._lock:
-            ready = [p for p, t in self._pending.items() if now - t >= self.debounce_s]
-            for p in ready:
-                del self._pending[p]
-        return ready
+    def stop(self) -> None:
+        """Stop scheduler, observer and worker, then release the writer lock. Pending paths are dropped
+        (the reconcile at the next start catches them)."""
+        self._stop.set()
+        self.scheduler.shutdown(wait=True)
+        if self._running is not None:
+            self._running.observer.stop()
+            self._running.observer.join(10)
+        if self._worker.is_alive():
+            self._worker.join(60)
+        if self._pending:
+            log.info("watch stopped with %d pending paths", len(self._pending))
+        self._publish_state(force=True)
+        self._release_lock()
+
+    def _release_lock(self) -> None:
+        if self._writer_lock is not None:
+            self._writer_lock.release()
+
+    # ---- events → pending tasks ---------------------------------------------------------
+    def notify(self, path: Path, moved_from: Path | None = None) -> None:
+        """Mark file ``path`` changed now (restarts its debounce); ``moved_from``: the path it was
+        renamed from. Paths outside the root or not matching the patterns are ignored."""
+        rel = self._rel(path)
+        if rel is None or not is_indexable(rel, self.settings):
+            return
+        src_rel = self._rel(moved_from) if moved_from is not None else None
+        src = moved_from if src_rel is not None and is_indexable(src_rel, self.settings) else None
+        self._put(path, src, folder=False)
+
+    def notify_dir(self, path: Path, moved_from: Path | None = None) -> None:
+        """Mark folder ``path`` changed (created, deleted, or moved here from ``moved_from``)."""
+        if self._rel(path) is not None:
+            src = moved_from if moved_from is not None and self._rel(moved_from) is not None else None
+            self._put(path, src, folder=True)
+
+    def _put(self, path: Path, moved_from: Path | None, folder: bool) -> None:
+        now = time.monotonic()
+        with self._mutex:
+            old = self._pending.get(path)
+            if moved_from is not None and not folder:
+                self._pending.pop(moved_from, None)  # the move task covers its source
+            since = old.since if old else time.time()
+            src = moved_from or (old.moved_from if old else None)
+            self._pending[path] = _Task(now + self.settings.watch.debounce_s, since, folder or bool(
+                old and old.folder), src)
+
+    def pending_count(self) -> int:
+        """Paths waiting for debounce, stability or a retry."""
+        with self._mutex:
+            return len(self._pending)
+
+    def _retry(self, path: Path, task: _Task, at: float) -> None:
+        with self._mutex:
+            newer = self._pending.get(path)
+            if newer is None:
+                self._pending[path] = replace(task, due=at)
+            elif newer.moved_from is None and task.moved_from is not None:
+                self._pending[path] = replace(newer, moved_from=task.moved_from)
+
+    # ---- the worker ---------------------------------------------------------------------
+    def idle(self) -> bool:
+        """True when nothing is pending and the worker is between tasks (tests wait for this)."""
+        with self._mutex:
+            return not self._pending and not self._busy
 
     def _run(self) -> None:
         while not self._stop.wait(_TICK_S):
-            for path in self.due(time.monotonic()):
-                self._apply(path)
+            for path, task in self._pop_due(time.monotonic()):
+                if self._stop.is_set():
+                    break
+                self._apply_safely(path, task)
+            with self._mutex:
+                self._busy = False
+            self._publish_state()
 
-    def _apply(self, path: Path) -> None:
+    def _pop_due(self, now: float) -> list[tuple[Path, _Task]]:
+        with self._mutex:
+            due = sorted(((p, t) for p, t in self._pending.items() if t.due <= now), key=lambda x: x[1].due)
+            for p, _ in due:
+                del self._pending[p]
+            self._busy = bool(due)
+        return due
+
+    def _apply_safely(self, path: Path, task: _Task) -> None:
         try:
-            if path == _RECONCILE:
-                self.indexer.reconcile(self.root)
+            if task.folder:
+                self._expand_dir(path, task)
             else:
-                outcome = self.indexer.index_path(path)
-                log.info("watch %s: %s", path.name, outcome)
-        except Exception:  # keep watching whatever one file does
-            log.exception("watch: indexing %s failed", path)
+                self._apply(path, task)
+        except Exception:  # keep watching whatever one file does; the file is retried, never dropped
+            delay = min(self.settings.watch.debounce_s + 2 ** task.errors, self.settings.watch.retry_max_s)
+            log.exception("watch: %s failed; retrying in %.1fs", path, delay)
+            self._retry(path, replace(task, errors=task.errors + 1), time.monotonic() + delay)
 
-    def join(self, timeout: float | None = None) -> None:
-        """Block until stopped (Ctrl-C in the CLI)."""
-        while self.observer.is_alive() and not self._stop.is_set():
-            self.observer.join(timeout or 1.0)
-            if timeout is not None:
-                return
+    def _apply(self, path: Path, task: _Task) -> None:
+        src = task.moved_from if task.moved_from is not None and not exists_exact(task.moved_from) else None
+        if not exists_exact(path):
+            self.gate.forget(path)
+            with self.write_lock:
+                gone = [p for p in (path, src) if p is not None and self.indexer.remove_path(p)]
+            log.info("watch: removed %s", ", ".join(self._rel(p) or str(p) for p in gone) or "nothing")
+            return
+        verdict = self.gate.check(path, time.monotonic())
+        if verdict.state == "wait":
+            self._retry(path, task, verdict.retry_at)
+            return
+        before = _signature(path)
+        with self.write_lock:
+            outcome = self._move(src, path) if src is not None else self.indexer.index_path(path)
+        log.info("watch: %s %s%s", self._rel(path), outcome, f" (moved from {self._rel(src)})" if src else "")
+        if _signature(path) != before:  # written to while it was indexed: look again
+            self.notify(path)
 
-    def stop(self) -> None:
-        """Stop the observer and the worker (pending paths are dropped; reconcile catches them)."""
-        self._stop.set()
-        self.observer.stop()
-        self.observer.join(5)
-        if self._worker.is_alive():
-            self._worker.join(30)
+    def _move(self, src: Path, dst: Path) -> str:
+        move: Callable[[Path, Path], object] | None = getattr(self.indexer, "move_path", None)
+        if move is not None:
+            return str(move(src, dst))
+        self.indexer.remove_path(src)
+        return self.indexer.index_path(dst)
+
+    def _expand_dir(self, path: Path, task: _Task) -> None:
+        """Folder created/deleted/moved: one file task per known row under it and per file in it."""
+        prefix = self._rel(path)
+        src_prefix = self._rel(task.moved_from) if task.moved_from is not None else None
+        known = list(self.indexer.store.documents())
+        if src_prefix is not None:
+            for rel in _under(known, src_prefix):
+                self.notify(path / rel[len(src_prefix):].lstrip("/"), moved_from=self.root / rel)
+        if prefix is not None and not path.is_dir():
+            for rel in _under(known, prefix):
+                self.notify(self.root / rel)
+        for file in _walk(path):
+            self.notify(file)
+
+    # ---- jobs and state -----------------------------------------------------------------
+    def _reconcile(self) -> None:
+        summary = self.indexer.reconcile(self.root)
+        log.info("scheduled reconcile: indexed=%d removed=%d failed=%d in %.1fs", summary.indexed,
+                 summary.removed, summary.failed, summary.seconds)
+        self._publish_state(force=True)
+
+    def _publish_state(self, force: bool = False) -> None:
+        now = time.time()
+        if not force and now - self._state_at < _STATE_EVERY_S:
+            return
+        self._state_at = now
+        with self._mutex:
+            pending, oldest = len(self._pending), min((t.since for t in self._pending.values()), default=0.0)
+        write_watch_state(self.settings.data_dir, {
+            "pid": os.getpid(), "root": str(self.root), "observer_kind": self.observer_kind,
+            "observer_reason": self.observer_reason, "running": not self._stop.is_set(),
+            "pending": pending, "oldest_pending_at": oldest, "updated_at": now,
+            "jobs": {n: h.to_json() for n, h in self.scheduler.history.items()}})
+
+    def _rel(self, path: Path) -> str | None:
+        try:
+            return Path(os.path.abspath(path)).relative_to(self.root).as_posix()
+        except ValueError:
+            return None
 
 
-def start_watching(settings: Settings, indexer: Indexer, root: Path | None = None) -> PolicyWatcher:
-    """Start watching ``root`` (default ``policies.root``) per ``settings.watch``; returns the watcher
-    (call ``stop()`` when done)."""
-    watch = settings.watch
-    return PolicyWatcher(indexer, (root or settings.policies.root).resolve(), watch.debounce_s,
-                         polling=watch.observer == "polling", poll_interval_s=watch.poll_interval_s).start()
+def exists_exact(path: Path) -> bool:
+    """Whether ``path`` exists with exactly this spelling (a case-insensitive share says
+    ``Policy.md`` exists after a rename to ``policy.md``; the folder listing does not)."""
+    if not os.path.lexists(path):
+        return False
+    try:
+        return path.name in os.listdir(path.parent)
+    except OSError:
+        return False
+
+
+def _signature(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def _under(rels: list[str], prefix: str) -> Iterator[str]:
+    return (r for r in rels if prefix == "" or r.startswith(prefix + "/"))
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for dirpath, _, filenames in os.walk(folder):
+        for name in filenames:
+            yield Path(dirpath) / name
+
+
+def start_watching(settings: Settings, indexer: Indexer, root: Path | None = None, *,
+                   hold_lock: bool = True, reconcile_on_start: bool = True,
+                   native_factory: ObserverFactory = Observer) -> PolicyWatcher:
+    """Start watching ``root`` (default ``policies.root``) per ``settings.watch``; returns the started
+    watcher (call ``stop()`` when done). Raises IndexLockedError when another indexer holds the lock."""
+    return PolicyWatcher(settings, indexer, root, hold_lock=hold_lock, native_factory=native_factory,
+                         reconcile_on_start=reconcile_on_start).start()
 
 
 def start_watcher(settings: Settings, store: Store,

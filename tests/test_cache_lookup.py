@@ -167,3 +167,11 @@ def test_times_served_is_persisted_on_flush(tmp_path: Path) -> None:
     env.cache.flush()
     reopened = make_answer_cache(env.store, env.embedder, Settings(), "fp-1")
     assert reopened.stats().times_served == 2
+
+
+def test_in_scope_entry_is_served_when_a_nearer_one_is_in_another_scope(tmp_path: Path) -> None:
+    env = cache_env(tmp_path)
+    env.admit("a1", Q, scope=["hr/**"])
+    env.admit("a2", PARAPHRASE, answer="30 days.")
+    hit = env.cache.lookup(Q)
+    assert isinstance(hit, Answer) and hit.details["cache_id"] == "a2"

@@ -6,7 +6,8 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from core.cache import AnswerCache, Miss, make_answer_cache
+from core.answer_log import AnswerLog, AnswerRecord
+from core.cache import AnswerCache, LoggedAnswer, Miss, make_answer_cache
 from core.config import Settings
 from core.types import Answer
 from tests.cache_helpers import cache_env
@@ -105,3 +106,15 @@ def test_votes_survive_a_restart(tmp_path: Path) -> None:
     env.admit("a1", Q)
     reopened: AnswerCache = make_answer_cache(env.store, env.embedder, Settings(), "fp-1")
     assert reopened.record_vote(env.logged("a1", Q), "U2", "up").upvotes == 2
+
+
+def test_vote_from_answer_log_record_is_admitted(tmp_path: Path) -> None:
+    env = cache_env(tmp_path)
+    log = AnswerLog(env.store.db)
+    logged = env.logged("a1", Q)
+    log.record(AnswerRecord("a1", "C1", "1.0", "1.0", "1.1", "U0", Q, logged.answer,
+                            list(logged.citations), "extractive"))
+    log.add_vote_hook(lambda aid, user, vote: env.cache.record_vote(
+        LoggedAnswer.from_record(log.get(aid), scope=("**",)), user, vote))  # type: ignore[arg-type]
+    log.set_vote("a1", "U1", "up")
+    assert isinstance(env.cache.lookup(Q), Answer)

@@ -228,9 +228,9 @@ def test_progress_reports_each_file(setup: tuple[Indexer, Store, Factory]) -> No
 def test_summary_json_shape() -> None:
     s = IndexSummary(indexed=1, seconds=1.234)
     s.add_failure("a.pdf", "empty file")
-    assert s.to_json() == {"indexed": 1, "unchanged": 0, "failed": 1, "removed": 0, "pages": 0,
-                           "chunks_embedded": 0, "seconds": 1.23,
-                           "failures": [{"file": "a.pdf", "reason": "empty file"}]}
+    assert s.to_json() == {"indexed": 1, "unchanged": 0, "failed": 1, "removed": 0, "moved": 0, "pages": 0,
+                           "chunks_embedded": 0, "chunks_reused": 0, "repaired": 0, "rebuilt": None,
+                           "seconds": 1.23, "failures": [{"file": "a.pdf", "reason": "empty file"}]}
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> bool:

@@ -89,6 +89,18 @@ def test_sentences_split_at_sentence_ends_and_drop_fragments() -> None:
     assert sentences(text) == ["Cataract surgery has a waiting period.", "Ayush treatment is covered fully."]
 
 
+def test_sentences_give_each_table_row_its_header() -> None:
+    table = ("| Benefit | Plan A | Plan B |\n|---|---|---|\n"
+             "| Hospital cash | 500 | 1,000 |\n| Room rent | 1% | SI |")
+    assert sentences(table) == ["| Benefit | Plan A | Plan B |\n| Hospital cash | 500 | 1,000 |",
+                                "| Benefit | Plan A | Plan B |\n| Room rent | 1% | SI |"]
+
+
+def test_sentences_join_a_wrapped_table_row_to_its_row() -> None:
+    table = "| Item | Limit |\n| Air ambulance | up to |\n|  | 150 km per trip |"
+    assert sentences(table) == ["| Item | Limit |\n| Air ambulance | up to |\n|  | 150 km per trip |"]
+
+
 def test_keyword_coverage_weights_rare_terms_higher() -> None:
     cov = keyword_coverage("maternity plan", ["plan maternity", "plan a", "plan b"])
     assert cov[0] == pytest.approx(1.0) and 0.0 < cov[1] < 0.5 and cov[1] == cov[2]

@@ -136,19 +136,24 @@ class ExtractiveAnswerer:
         return np.asarray(vecs[1:] @ vecs[0], dtype=np.float32)
 
     def _select(self, ranked: list[ScoredUnit]) -> list[ScoredUnit]:
-        """Greedy pick: best first; a later unit must score ≥ 3/4 of the best, or ≥ half of it and add
-        a question word not yet covered; it must not repeat a chosen unit (token Jaccard ≥ 0.6)."""
+        """Greedy pick: best first; a later unit must score ≥ 3/4 of the best, or ≥ half of it and either
+        add a question word not yet covered or cover the best unit's question words with new figures
+        (amounts, periods); it must not repeat a chosen unit (token Jaccard ≥ 0.6)."""
         chosen = [ranked[0]]
         covered = set(ranked[0].covered)
+        seen = _figures(ranked[0].unit)
         best = ranked[0].score
         for cand in ranked[1:]:
             if len(chosen) >= self.settings.max_sentences or cand.score < 0.5 * best:
                 break
             strong = cand.score >= 0.75 * best
-            if not (strong or cand.covered - covered) or any(_jaccard(cand.unit, c.unit) >= 0.6 for c in chosen):
+            figures = cand.covered >= ranked[0].covered and bool(_figures(cand.unit) - seen)
+            if not (strong or figures or cand.covered - covered) or any(
+                    _jaccard(cand.unit, c.unit) >= 0.6 for c in chosen):
                 continue
             chosen.append(cand)
             covered |= cand.covered
+            seen |= _figures(cand.unit)
         return chosen
 
 
@@ -173,6 +178,11 @@ def _idf(terms: set[str], unit_terms: Sequence[set[str]]) -> dict[str, float]:
     n_units = len(unit_terms)
     return {t: math.log(1 + (n_units - (n := sum(t in ut for ut in unit_terms)) + 0.5) / (n + 0.5))
             for t in terms}
+
+
+def _figures(unit: Unit) -> set[str]:
+    """Numbers in a unit, thousands separators dropped (``INR 5,000`` → ``{"5000"}``)."""
+    return set(re.findall(r"\d+(?:\.\d+)?", re.sub(r"(?<=\d),(?=\d)", "", unit.text)))
 
 
 def _jaccard(a: Unit, b: Unit) -> float:

@@ -99,6 +99,7 @@ class CacheTable:
         self._version: int | None = None
         self._matrix: tuple[list[str], np.ndarray] | None = None
         self._matrix_fp = ""
+        self._scopes = np.zeros(0, dtype=object)
         self._matrix_ids: set[str] = set()
         self._served: dict[str, tuple[int, float]] = {}
         self._served_since = 0.0
@@ -154,7 +155,13 @@ class CacheTable:
             norms = np.linalg.norm(mat, axis=1, keepdims=True)
             self._matrix = ([e.entry_id for e in active], mat / np.where(norms == 0, 1.0, norms))
             self._matrix_fp, self._matrix_ids = fingerprint, {e.entry_id for e in active}
+            self._scopes = np.array([e.scope for e in active], dtype=object)
         return self._matrix
+
+    def active_scopes(self, fingerprint: str) -> np.ndarray:
+        """Scope keys (object array) aligned with the rows of :meth:`active_matrix`."""
+        self.active_matrix(fingerprint)
+        return self._scopes
 
     def _membership_changed(self, entries: Iterable[CacheEntry]) -> bool:
         return any(_servable(e, self._matrix_fp) != (e.entry_id in self._matrix_ids) for e in entries)
@@ -220,3 +227,10 @@ class CacheTable:
 
 def _servable(e: CacheEntry, fingerprint: str) -> bool:
     return e.status == "active" and e.fingerprint == fingerprint
+
+
+def cosines(matrix: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """Row-wise dot products of (n, dim) ``matrix`` with (dim,) ``unit``. ``einsum`` runs single-threaded
+    outside BLAS: multi-threaded OpenBLAS GEMV measured 20 ms vs 0.6 ms at 10,000 × 384 on a busy 2-core
+    host (bench/cache_lookup.py)."""
+    return np.einsum("ij,j->i", matrix, unit)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -26,6 +26,23 @@ EntryStatus = Literal["candidate", "active", "invalidated"]
 def answer_key(text: str) -> str:
     """SHA-256 of the answer text, lowercased with whitespace collapsed (finds same-answer twins)."""
     return hashlib.sha256(re.sub(r"\s+", " ", text.strip().lower()).encode()).hexdigest()
+
+
+class AnswerRecordLike(Protocol):
+    """What :meth:`LoggedAnswer.from_record` reads (``core.answer_log.AnswerRecord`` fits)."""
+
+    @property
+    def answer_id(self) -> str: ...
+    @property
+    def question(self) -> str: ...
+    @property
+    def answer(self) -> str: ...
+    @property
+    def citations(self) -> list[Citation]: ...
+    @property
+    def provider(self) -> str: ...
+    @property
+    def cached(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,14 @@ class LoggedAnswer:
         """A found, non-empty answer whose every citation has a chunk id and content hash."""
         return (self.found and bool(self.citations) and bool(self.answer.strip())
                 and all(c.chunk_id and c.text_hash for c in self.citations))
+
+    @classmethod
+    def from_record(cls, record: AnswerRecordLike, scope: Sequence[str] = ("**",)) -> LoggedAnswer:
+        """Build from an answer-log record; ``scope`` is the folder scope of the record's channel.
+        A cached record's entry is found by its answer text (the record keeps no cache id)."""
+        return cls(answer_id=record.answer_id, question=record.question, answer=record.answer,
+                   citations=list(record.citations), scope=tuple(scope), provider=record.provider,
+                   cached=record.cached)
 
     @classmethod
     def from_answer(cls, answer_id: str, question: str, answer: Answer,

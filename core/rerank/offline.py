@@ -4,10 +4,11 @@ Runs wherever the embedding model runs, so it is the visible fallback when cross
 cannot be loaded. For each candidate:
 
 * ``rerank_sem`` — max cosine similarity between the question's embedding and the embeddings of the
-  passage's sentences, clipped to [0, 1]. (The whole passage is not embedded again: it would double
-  the cost — ~4,500 word pieces per 20 candidates, about one cross-encoder pass — for little gain.) Max-sim over sentences follows
-  the late-interaction idea of ColBERT (Khattab & Zaharia, SIGIR 2020) at sentence granularity: a
-  long chunk that answers in one sentence is not diluted by the rest of its text.
+  passage's units (prose sentences; table rows with their header), clipped to [0, 1]. Max-sim over
+  units follows the late-interaction idea of ColBERT (Khattab & Zaharia, SIGIR 2020) at sentence
+  granularity: a long chunk that answers in one sentence is not diluted by the rest of its text.
+  The whole passage is not embedded again: that would double the cost (~4,500 word pieces per 20
+  candidates, about one cross-encoder pass).
 * ``rerank_kw`` — the IDF-weighted share of the question's content words found in the passage,
   IDF computed over the candidate set with the BM25 formula ln(1 + (N − df + 0.5) / (df + 0.5))
   (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009).
@@ -37,7 +38,9 @@ log = logging.getLogger(__name__)
 SEMANTIC_WEIGHT = 0.65
 MAX_SENTENCES = 24
 CACHE_SIZE = 4096
-_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+|\s\|\s")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_EMPTY_FIRST_CELL = re.compile(r"\|\s*\|")
+_TABLE_RULE = re.compile(r"\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*")
 _STOPWORDS_TEXT = (
     "a an and are as at be been being but by can could did do does for from had has have how i if in "
     "into is it its may me my no not of on or our per shall should so than that the their them then "
@@ -48,13 +51,34 @@ STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 
 def sentences(text: str) -> list[str]:
-    """Split ``text`` at sentence ends, semicolons, line breaks and table cell bars.
+    """Split ``text`` into scoring units: sentences of prose (at ``.!?;`` and line breaks) and, for
+    GitHub-markdown tables, one unit per row prefixed with the table's header (a row alone, e.g.
+    ``| Hospital cash | 500 | 1,000 |``, does not say what its numbers are). A row whose first cell
+    is empty continues the header (before any data row) or the previous row (PDF line wraps).
 
-    Fragments of fewer than 3 words are dropped; at most 24 are kept (reading order).
+    Units of fewer than 3 words are dropped; at most 24 are kept (reading order).
     Returns ``[text]`` when nothing qualifies.
     """
-    parts = [p.strip(" |-\t") for p in _SPLIT.split(text)]
-    kept = [p for p in parts if len(words(p)) >= 3][:MAX_SENTENCES]
+    units: list[str] = []
+    header: str | None = None
+    in_rows = False
+    for line in (ln.strip() for ln in text.splitlines()):
+        if not line.startswith("|"):
+            header, in_rows = None, False
+            units.extend(p.strip() for p in _SENTENCE_END.split(line))
+        elif _TABLE_RULE.fullmatch(line):
+            continue
+        elif header is None:
+            header = line
+        elif _EMPTY_FIRST_CELL.match(line):
+            if in_rows:
+                units[-1] = f"{units[-1]}\n{line}"
+            else:
+                header = f"{header}\n{line}"
+        else:
+            units.append(f"{header}\n{line}")
+            in_rows = True
+    kept = [u for u in units if len(words(u)) >= 3][:MAX_SENTENCES]
     return kept or [text]
 
 

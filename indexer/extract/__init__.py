@@ -10,11 +10,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from core.config import ExtractionSettings, Settings
 from core.errors import ExtractionError
 from core.types import ExtractedDocument
+from indexer.extract.ocr import OcrEngine, make_ocr_engine
 
 log = logging.getLogger(__name__)
 
@@ -26,12 +28,12 @@ PDF_MAGIC = b"%PDF-"
 Extractor = Callable[[Path, str, ExtractionSettings], ExtractedDocument]
 
 
-def _extractors() -> dict[str, Extractor]:
+def _extractors(ocr: OcrEngine | None) -> dict[str, Extractor]:
     from indexer.extract.docx import extract_docx
     from indexer.extract.markdown import extract_markdown
     from indexer.extract.pdf import extract_pdf
 
-    return {".pdf": extract_pdf, ".docx": extract_docx, ".md": extract_markdown,
+    return {".pdf": partial(extract_pdf, ocr=ocr), ".docx": extract_docx, ".md": extract_markdown,
             ".markdown": extract_markdown, ".txt": extract_markdown}
 
 
@@ -43,13 +45,17 @@ def relative_posix(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def extract_file(path: Path, root: Path, settings: Settings) -> ExtractedDocument:
+def extract_file(path: Path, root: Path, settings: Settings,
+                 ocr: OcrEngine | None = None) -> ExtractedDocument:
     """Extract one policy file.
 
     Args:
         path: the file (absolute, or relative to the working directory).
         root: the policy root; blocks carry the path relative to it (POSIX).
         settings: uses ``settings.extraction``.
+        ocr: the OCR engine for scanned PDF pages; default: :func:`make_ocr_engine` from settings
+            (``None`` there when OCR is off or tesseract is missing: pages land in
+            ``needs_ocr_pages``).
 
     Returns:
         The document's blocks in reading order, its page count (PDF) and warnings.
@@ -60,7 +66,11 @@ def extract_file(path: Path, root: Path, settings: Settings) -> ExtractedDocumen
     """
     rel = relative_posix(path, root)
     suffix = path.suffix.lower()
-    extractor = _extractors().get(suffix)
+    if settings.extraction.ocr == "never":
+        ocr = None
+    elif suffix == ".pdf" and ocr is None:
+        ocr = make_ocr_engine(settings.extraction)
+    extractor = _extractors(ocr).get(suffix)
     if extractor is None:
         raise ExtractionError(f"unsupported file type {suffix or '(none)'!r}; use PDF, DOCX, MD or TXT")
     check_magic(path, suffix)

@@ -23,6 +23,9 @@ from pypdf.errors import DependencyError, PdfReadError, PyPdfError
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
 from core.types import Block, ExtractedDocument
+from indexer.extract.ocr import OcrEngine
+from indexer.extract.pdfium_page import column_text, open_document
+from indexer.extract.scan import ScanNotes, image_text, ocr_gate
 from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
 from indexer.extract.tables import (
     clean_rows,
@@ -50,20 +53,55 @@ class Segment:
     text: str
 
 
-def extract_pdf(path: Path, rel: str, settings: ExtractionSettings) -> ExtractedDocument:
+def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
+                ocr: OcrEngine | None = None) -> ExtractedDocument:
     """Extract ``path`` into text and table blocks, one or more per page (``page`` is 1-based).
+
+    Pages whose text layer is unusable are OCR'd with ``ocr`` (see :mod:`indexer.extract.scan`);
+    without an engine they are listed in ``needs_ocr_pages``. Two-column pages are read column by
+    column (:mod:`indexer.extract.layout`); heading lines start sections (:mod:`.headings`).
 
     Raises:
         ExtractionError: password-protected, truncated or otherwise unreadable PDF (one-line reason).
     """
     reader = open_pdf(path)
-    warnings: list[str] = []
+    notes = ScanNotes()
     table_pages = [i for i in range(len(reader.pages)) if _wants_tables(reader, i, settings)]
-    plumbed = _with_tables(path, table_pages, warnings) if table_pages else {}
-    segments = [plumbed.get(i) or [Segment("text", _page_text(reader, i, warnings))]
+    plumbed = _with_tables(path, table_pages, notes.warnings) if table_pages else {}
+    pdoc = open_document(path)
+    segments = [_page_segments(reader, pdoc, i, plumbed, ocr, settings, notes)
                 for i in range(len(reader.pages))]
+    if notes.ocr_pages:
+        log.info("%s: OCR of %d pages/regions in %.1f s", rel, notes.ocr_pages, notes.ocr_seconds)
     blocks = _to_blocks(rel, segments, settings)
-    return ExtractedDocument(path=rel, blocks=blocks, pages=len(reader.pages), warnings=warnings)
+    return ExtractedDocument(path=rel, blocks=blocks, pages=len(reader.pages), warnings=notes.warnings,
+                             needs_ocr_pages=notes.needs_ocr)
+
+
+def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict[int, list[Segment]],
+                   ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes) -> list[Segment]:
+    """One page's segments: pdfplumber's (tables), else pypdf's text after the OCR gate, read by
+    columns when two-column, followed by the OCR of large images."""
+    if index in plumbed:
+        columns = column_text(pdoc[index]) if pdoc is not None and _two_column_only(plumbed[index]) else None
+        return [Segment("text", columns)] if columns else plumbed[index]
+    text = _page_text(reader, index, notes.warnings)
+    if pdoc is None:
+        return [Segment("text", text)]
+    page = pdoc[index]
+    replaced = ocr_gate(page, index + 1, text, ocr, settings, notes)
+    if replaced is not None:
+        return [Segment("text", replaced)]
+    text = column_text(page) or text
+    extra = image_text(page, index + 1, ocr, settings, notes)
+    return [Segment("text", text)] + ([Segment("text", extra)] if extra else [])
+
+
+def _two_column_only(segments: list[Segment]) -> bool:
+    """Every table pdfplumber found has two columns: on a page PDFium reads as two text columns, such
+    a "table" is a list laid out in two columns (``family_medicare.pdf`` p13), read column by column."""
+    tables = [s.text for s in segments if s.kind == "table"]
+    return bool(tables) and all(t.split("\n", 1)[0].count(" | ") == 1 for t in tables)
 
 
 def open_pdf(path: Path) -> pypdf.PdfReader:

@@ -1,0 +1,73 @@
+"""LanceDB index upkeep for the chunks table: the BM25 full-text index, the ANN vector index, and
+compaction with old-version cleanup.
+
+- Full-text: created once; later adds and updates are searched by LanceDB as unindexed rows and
+  deletions are applied at query time, so keyword search follows every commit. ``optimize`` folds
+  the unindexed rows into the index.
+- ANN: an IVF_HNSW_SQ index (IVF partitions, an HNSW graph per partition, 8-bit scalar-quantised
+  vectors) once the table reaches ``index.ann_min_rows`` rows; below that LanceDB's flat search is
+  exact and fast enough. Measured in issue 3: flat 226 ms vs HNSW 4 ms at 100k chunks, recall@20
+  0.975. ``optimize`` adds new rows to it. LanceDB docs: "Vector indexes" / "IVF_HNSW_SQ".
+- Compaction: thousands of single-file commits leave thousands of small fragments (one search went
+  from 4 ms to 180 ms after 2,000 commits); ``Table.optimize`` merges them and deletes versions older
+  than ``cleanup_older_than`` (kept for readers still holding an old version).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from typing import Any
+
+from core.config import KeywordSettings
+
+log = logging.getLogger(__name__)
+
+ANN_PARTITION_ROWS = 4096
+"""Rows per IVF partition (LanceDB's guidance is √n to n/4096 partitions; we take n/4096, ≥ 1)."""
+
+
+def index_types(tbl: Any) -> set[str]:
+    """Index types present on ``tbl``, e.g. ``{"FTS", "IvfHnswSq"}``."""
+    return {str(ix.index_type) for ix in tbl.list_indices()}
+
+
+def ensure_indexes(tbl: Any, keyword: KeywordSettings, ann_min_rows: int | None) -> list[str]:
+    """Create the BM25 index on ``text`` when missing and, when ``ann_min_rows`` is given and the
+    table has at least that many rows, the ANN index on ``vector``. Returns the names created."""
+    have = index_types(tbl)
+    created: list[str] = []
+    if "FTS" not in have and tbl.count_rows():
+        t0 = time.perf_counter()
+        from lancedb.index import FTS
+
+        tbl.create_index("text", config=FTS(with_position=False, lower_case=True, stem=keyword.stem,
+                                             remove_stop_words=keyword.remove_stop_words,
+                                             ascii_folding=keyword.ascii_folding), replace=True)
+        created.append("fts")
+        log.info("fts index built rows=%d in %.0f ms", tbl.count_rows(), (time.perf_counter() - t0) * 1e3)
+    rows = int(tbl.count_rows())
+    if ann_min_rows is not None and rows >= ann_min_rows and not any("Hnsw" in t or "Ivf" in t for t in have):
+        t0 = time.perf_counter()
+        from lancedb.index import IvfHnswSq
+
+        tbl.create_index("vector", config=IvfHnswSq(distance_type="cosine",
+                                                     num_partitions=max(1, rows // ANN_PARTITION_ROWS)))
+        created.append("ann")
+        log.info("ann index (IVF_HNSW_SQ) built rows=%d in %.1f s", rows, time.perf_counter() - t0)
+    return created
+
+
+def optimize_table(tables: list[Any], cleanup_older_than_s: float) -> dict[str, object]:
+    """Compact ``tables``, update their indexes, and delete versions older than the given age.
+
+    Returns ``{"tables": [names], "seconds": float}``.
+    """
+    t0 = time.perf_counter()
+    for tbl in tables:
+        tbl.optimize(cleanup_older_than=timedelta(seconds=cleanup_older_than_s))
+    seconds = time.perf_counter() - t0
+    names = [str(t.name) for t in tables]
+    log.info("optimized %s in %.2f s", ",".join(names), seconds)
+    return {"tables": names, "seconds": round(seconds, 3)}

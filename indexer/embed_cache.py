@@ -1,0 +1,119 @@
+"""Chunk-level embedding cache: (chunk text hash, embedding key) → vector, in a LanceDB table.
+
+Editing one paragraph re-embeds only the chunks whose text changed, a copied or moved file re-embeds
+nothing, and a chunker change re-embeds only chunk texts never seen before, because every vector is
+looked up here by the SHA-256 of its text before the model is asked. The embedding key
+(:func:`embedding_key`) covers exactly what shapes a vector given its text: the embedding settings
+(:func:`core.fingerprint.embedding_fingerprint`) plus the loaded model's id and dimension; vectors
+of another model are never returned.
+
+Table ``embedding_cache``: ``id`` (``<key[:16]>:<text_hash>``), ``key``, ``text_hash``, ``vector``
+(variable-length float32 list, so one table serves every dimension).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from core.embedder import Embedder
+from core.store import sql_str
+from core.types import Chunk
+
+log = logging.getLogger(__name__)
+
+TABLE = "embedding_cache"
+LOOKUP_BATCH = 500
+"""Ids per ``IN (...)`` filter."""
+SCHEMA = pa.schema([("id", pa.string()), ("key", pa.string()), ("text_hash", pa.string()),
+                    ("vector", pa.list_(pa.float32()))])
+
+
+def embedding_key(settings_fingerprint: str, embedder: Embedder) -> str:
+    """SHA-256 hex of the embedding settings' fingerprint, the model id and the dimension."""
+    raw = f"{settings_fingerprint}\x00{embedder.model_id}\x00{embedder.dimension}"
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """Vectors for a list of chunks: ``vectors`` shape (n, dim) in chunk order; ``embedded`` texts
+    sent to the model; ``reused`` chunks whose vector came from the cache."""
+
+    vectors: np.ndarray
+    embedded: int
+    reused: int
+
+
+class EmbeddingCache:
+    """The cache table in LanceDB connection ``db`` (created on first write)."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+
+    def _table(self, create: bool) -> Any | None:
+        try:
+            return self.db.open_table(TABLE)
+        except ValueError:
+            return self.db.create_table(TABLE, schema=SCHEMA, exist_ok=True) if create else None
+
+    def get(self, key: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """Cached vectors of ``hashes`` under ``key``: text_hash → float32 vector (misses absent)."""
+        tbl = self._table(create=False)
+        if tbl is None or not hashes:
+            return {}
+        ids = sorted({_id(key, h) for h in hashes})
+        out: dict[str, np.ndarray] = {}
+        for i in range(0, len(ids), LOOKUP_BATCH):
+            where = f"id IN ({', '.join(sql_str(x) for x in ids[i:i + LOOKUP_BATCH])})"
+            rows = tbl.search().where(where).select(["text_hash", "vector"]).limit(None).to_arrow()
+            for h, v in zip(rows.column("text_hash").to_pylist(), rows.column("vector").to_pylist(),
+                            strict=True):
+                out[h] = np.asarray(v, dtype=np.float32)
+        return out
+
+    def put(self, key: str, vectors: dict[str, np.ndarray]) -> None:
+        """Store ``text_hash → vector`` under ``key`` in one commit (existing ids are kept)."""
+        if not vectors:
+            return
+        tbl = self._table(create=True)
+        assert tbl is not None
+        rows = [{"id": _id(key, h), "key": key, "text_hash": h,
+                 "vector": np.asarray(v, dtype=np.float32).tolist()} for h, v in vectors.items()]
+        data = pa.Table.from_pylist(rows, schema=SCHEMA)
+        tbl.merge_insert("id").when_not_matched_insert_all().execute(data)
+
+    def count(self) -> int:
+        """Rows in the cache."""
+        tbl = self._table(create=False)
+        return 0 if tbl is None else int(tbl.count_rows())
+
+    def embed(self, chunks: Sequence[Chunk], embedder: Embedder, key: str) -> Embedded:
+        """Vectors for ``chunks``: cached ones looked up, the others embedded (each distinct text
+        once) and added to the cache before they are returned."""
+        cached = self.get(key, [c.text_hash for c in chunks])
+        todo: dict[str, str] = {}
+        for c in chunks:
+            if c.text_hash not in cached:
+                todo.setdefault(c.text_hash, c.text)
+        fresh: dict[str, np.ndarray] = {}
+        if todo:
+            vecs = embedder.embed(list(todo.values()))
+            fresh = dict(zip(todo, vecs, strict=True))
+            self.put(key, fresh)
+        both = {**cached, **fresh}
+        dim = embedder.dimension
+        vectors = (np.stack([both[c.text_hash] for c in chunks]).astype(np.float32) if chunks
+                   else np.zeros((0, dim), dtype=np.float32))
+        reused = sum(c.text_hash in cached for c in chunks)
+        return Embedded(vectors, len(todo), reused)
+
+
+def _id(key: str, text_hash: str) -> str:
+    return f"{key[:16]}:{text_hash}"

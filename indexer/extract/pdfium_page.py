@@ -1,0 +1,85 @@
+"""Page geometry and rendering through PDFium (pypdfium2, https://pypdfium2.readthedocs.io).
+
+PDFium is used where pypdf has no answer: where the text sits (for column detection), which images a
+page paints (for the OCR gate) and rendering pages or regions to pixels (for OCR). Opening a document
+and reading a page's text rectangles costs a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PIL import Image
+
+from indexer.extract.layout import Box, reading_regions
+
+log = logging.getLogger(__name__)
+
+MIN_IMAGE_AREA = 0.05
+"""Share of the page an image must cover to be a candidate for OCR (logos and icons are smaller)."""
+
+
+def open_document(path: Path) -> Any | None:
+    """The PDFium document, or ``None`` when PDFium cannot open it (then pypdf's text is kept)."""
+    try:
+        return pdfium.PdfDocument(str(path), password="")
+    except Exception as exc:  # PdfiumError and friends: geometry is an improvement, never required
+        log.warning("%s: PDFium cannot open the file (%s); no OCR or column detection", path.name, exc)
+        return None
+
+
+def text_boxes(page: Any) -> list[Box]:
+    """The page's text rectangles in top-down coordinates (points)."""
+    height = page.get_height()
+    textpage = page.get_textpage()
+    boxes = []
+    for i in range(textpage.count_rects()):
+        left, bottom, right, top = textpage.get_rect(i)
+        boxes.append(Box(left, height - top, right, height - bottom))
+    return boxes
+
+
+def column_text(page: Any) -> str | None:
+    """The page's text with two-column bands read left column first, or ``None`` when the page has no
+    two-column band or is rotated (/Rotate 90/270: pypdf already follows the text direction there,
+    while PDFium's order runs against it)."""
+    if page.get_rotation() % 180:
+        return None
+    width, height = page.get_size()
+    regions = reading_regions(text_boxes(page), width, height)
+    if regions is None:
+        return None
+    textpage = page.get_textpage()
+    parts = [textpage.get_text_bounded(r.x0, height - r.bottom, r.x1, height - r.top) for r in regions]
+    return "\n".join(clean_pdfium_text(p) for p in parts if p.strip())
+
+
+def clean_pdfium_text(text: str) -> str:
+    """PDFium line breaks (CRLF) to ``\\n``; its line-end hyphen marker (U+0002, U+FFFE) to ``-``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "-").replace("\ufffe", "-")
+
+
+def image_boxes(page: Any) -> list[Box]:
+    """Images (also inside form XObjects) covering ≥ :data:`MIN_IMAGE_AREA` of the page, top-down."""
+    width, height = page.get_size()
+    boxes = []
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=3):
+        left, bottom, right, top = obj.get_bounds()
+        if (right - left) * (top - bottom) >= MIN_IMAGE_AREA * width * height:
+            boxes.append(Box(left, height - top, right, height - bottom))
+    return boxes
+
+
+def render(page: Any, dpi: int, region: Box | None = None) -> Image.Image:
+    """The page (or ``region`` of it, top-down points) as a grayscale PIL image at ``dpi``."""
+    crop = (0.0, 0.0, 0.0, 0.0)
+    if region is not None:
+        width, height = page.get_size()
+        crop = (max(region.x0, 0.0), max(height - region.bottom, 0.0),
+                max(width - region.x1, 0.0), max(region.top, 0.0))
+    image: Image.Image = page.render(scale=dpi / 72, grayscale=True, crop=crop).to_pil()
+    return image

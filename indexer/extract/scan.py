@@ -1,0 +1,89 @@
+"""OCR decisions for one PDF page: replace an unusable text layer, and read images that hold text.
+
+1. :func:`ocr_gate` – when :func:`indexer.extract.quality.assess_text` rejects the page's text
+   (empty on a page with an image, or garbage), the page is rendered at ``extraction.ocr_dpi`` and
+   OCR'd. Without an engine the page number is recorded in ``needs_ocr`` and its text dropped, so the
+   file is reported as needing OCR rather than silently indexed as noise.
+2. :func:`image_text` – with ``extraction.ocr_images``, images covering ≥ 5% of a page that does have
+   text (a table pasted as a picture) are cropped and OCR'd; the text is added after the page text.
+   In the corpus 2 of 857 text pages qualify, so the cost stays small.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.config import ExtractionSettings
+from indexer.extract.ocr import OcrEngine, prepare
+from indexer.extract.pdfium_page import image_boxes, render
+from indexer.extract.quality import assess_text
+
+log = logging.getLogger(__name__)
+
+MIN_IMAGE_CONFIDENCE = 60.0
+"""Mean word confidence below which the OCR of an image is taken for a photo or a logo and dropped."""
+
+
+@dataclass
+class ScanNotes:
+    """What the OCR stage did to a file: pages that still need OCR, warnings, OCR'd pages and time."""
+
+    needs_ocr: list[int] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    ocr_pages: int = 0
+    ocr_seconds: float = 0.0
+
+
+def ocr_gate(page: Any, number: int, text: str, ocr: OcrEngine | None, settings: ExtractionSettings,
+             notes: ScanNotes) -> str | None:
+    """Replacement text for a page whose text layer is unusable, or ``None`` to keep ``text``.
+
+    Args:
+        page: the PDFium page.
+        number: 1-based page number (for notes).
+        text: the text pypdf extracted.
+        ocr: the engine, or ``None`` (OCR off or tesseract missing).
+
+    Returns:
+        The OCR text; ``""`` when the page needs OCR but no engine is available; ``None`` when the
+        text is usable.
+    """
+    verdict = assess_text(text, has_image=bool(image_boxes(page)))
+    if verdict.usable:
+        return None
+    if ocr is None:
+        notes.needs_ocr.append(number)
+        notes.warnings.append(f"page {number}: {verdict.reason}; needs OCR (OCR is off or "
+                              "tesseract is missing)")
+        return ""
+    result = _recognize(page, None, ocr, settings, notes)
+    notes.warnings.append(f"page {number}: {verdict.reason}; OCR'd with {ocr.name} "
+                          f"(confidence {result[1]:.0f})")
+    return result[0]
+
+
+def image_text(page: Any, number: int, ocr: OcrEngine | None, settings: ExtractionSettings,
+               notes: ScanNotes) -> str:
+    """OCR text of the large images of a page that has a usable text layer (``""`` when none)."""
+    if ocr is None or not settings.ocr_images or page.get_rotation() % 360:
+        return ""
+    texts = []
+    for box in image_boxes(page):
+        text, confidence = _recognize(page, box, ocr, settings, notes)
+        if text.strip() and confidence >= MIN_IMAGE_CONFIDENCE:
+            texts.append(text)
+        else:
+            log.debug("page %d: image OCR dropped (confidence %.0f)", number, confidence)
+    return "\n\n".join(texts)
+
+
+def _recognize(page: Any, region: Any, ocr: OcrEngine, settings: ExtractionSettings,
+               notes: ScanNotes) -> tuple[str, float]:
+    t0 = time.perf_counter()
+    result = ocr.recognize(prepare(render(page, settings.ocr_dpi, region)), settings.ocr_language)
+    notes.ocr_pages += 1
+    notes.ocr_seconds += time.perf_counter() - t0
+    return result.text, result.confidence

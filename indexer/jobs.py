@@ -1,0 +1,116 @@
+"""Per-file stages of the pipeline: change detection → extraction (in the worker) → chunk → embed →
+one atomic write per document.
+
+Change detection: a file whose (size, mtime_ns) and config fingerprint match its documents row is
+unchanged without being read; only when size or mtime differ is its SHA-256 computed, and it decides.
+A file whose extraction fails (unreadable, killed for time or memory, no text) is recorded with
+status ``failed``, its reason and time; its previous chunks keep serving (the row keeps their count)
+and it is retried only when its content changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from core.errors import ExtractionError
+from core.store import DocumentRecord, Store
+from core.types import ExtractedDocument
+from indexer.summary import IndexSummary
+
+log = logging.getLogger(__name__)
+
+ExtractFn = Callable[[Path, Path], ExtractedDocument]
+"""extract(absolute path, policy root) -> document; raises ExtractionError."""
+
+_HASH_BLOCK = 1 << 20
+
+
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of the file's bytes (read in 1 MiB blocks)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(_HASH_BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Job:
+    """A file that must be (re-)extracted: its paths, stat, content hash and current row (or None)."""
+
+    path: Path
+    rel: str
+    st: os.stat_result
+    sha256: str
+    rec: DocumentRecord | None
+
+
+Extracted = ExtractedDocument | str | None
+"""An extraction result: the document, a one-line failure reason, or None (the file vanished)."""
+
+
+def classify(store: Store, path: Path, rel: str, rec: DocumentRecord | None, fingerprint: str,
+             summary: IndexSummary, sha: str | None = None) -> Job | None:
+    """A :class:`Job` when ``path`` must be indexed; None when it is unchanged (or still failing,
+    or vanished, or unreadable: counted in ``summary``). ``sha`` is a hash already computed."""
+    try:
+        st = path.stat()
+        if rec is not None and rec.fingerprint == fingerprint:
+            if (rec.size, rec.mtime_ns) != (st.st_size, st.st_mtime_ns):
+                sha = sha or sha256_file(path)
+                if sha != rec.sha256:
+                    return Job(path, rel, st, sha, rec)
+                store.put_document(replace(rec, size=st.st_size, mtime_ns=st.st_mtime_ns))
+            if rec.status == "failed":
+                summary.add_failure(rel, rec.error)
+            else:
+                summary.unchanged += 1
+            return None
+        return Job(path, rel, st, sha or sha256_file(path), rec)
+    except FileNotFoundError:
+        if rec is not None:
+            store.delete_document(rel)
+            summary.removed += 1
+            summary.invalidated.append(rel)
+        return None
+    except OSError as exc:
+        summary.add_failure(rel, f"cannot read the file ({exc.strerror})")
+        return None
+
+
+def extract_job(job: Job, root: Path, extract: ExtractFn) -> Extracted:
+    """Run ``extract`` on ``job`` (called on the prefetch thread); never raises."""
+    if not job.path.is_file():
+        return None
+    try:
+        doc = extract(job.path, root)
+    except ExtractionError as exc:
+        return None if not job.path.is_file() else str(exc)
+    except Exception as exc:  # a bug or library error on one file never stops the others
+        log.exception("unexpected error extracting %s", job.rel)
+        return f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+    if not any(b.text.strip() for b in doc.blocks):
+        return f"no extractable text ({doc.pages} pages); a scanned PDF needs OCR"
+    return doc
+
+
+def base_record(job: Job, fingerprint: str, now: float) -> DocumentRecord:
+    """The documents row ``job`` will get (status ``failed`` until it is indexed)."""
+    return DocumentRecord(path=job.rel, sha256=job.sha256, size=job.st.st_size, mtime_ns=job.st.st_mtime_ns,
+                          fingerprint=fingerprint, status="failed", indexed_at=now)
+
+
+def record_failure(store: Store, job: Job, base: DocumentRecord, reason: str, summary: IndexSummary) -> None:
+    """Write the failed row; the previous version's chunks (if any) stay and keep serving."""
+    reason = " ".join(reason.split())
+    kept = job.rec.chunk_count if job.rec is not None and job.rec.fingerprint == base.fingerprint else 0
+    pages = job.rec.pages if kept and job.rec is not None else 0
+    store.put_document(replace(base, error=reason, chunk_count=kept, pages=pages))
+    summary.add_failure(job.rel, reason)
+    log.warning("failed %s: %s%s", job.rel, reason, f" (keeping {kept} chunks of the last good version)"
+                if kept else "")

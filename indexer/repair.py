@@ -1,0 +1,32 @@
+"""Reconcile's drift repair: the documents and chunks tables must agree.
+
+A crash between the per-file commits (chunks first, then the documents row) can leave chunks
+without a documents row, or a documents row whose chunks are missing or incomplete. Orphan chunks are
+deleted; a document whose stored chunk count differs from its row is re-indexed (its vectors come
+back from the embedding cache, so the repair embeds nothing).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from core.store import DocumentRecord, Store
+
+log = logging.getLogger(__name__)
+
+
+def repair_drift(store: Store, known: dict[str, DocumentRecord]) -> tuple[set[str], int]:
+    """Delete orphan chunks of ``store``; return (paths to re-index, number of repairs).
+
+    Orphans: chunks whose path has no documents row, or whose row records no chunks. Paths to
+    re-index: rows with ``chunk_count > 0`` whose stored chunk count differs.
+    """
+    counts = store.chunk_counts()
+    orphans = sorted(p for p in counts if p not in known or known[p].chunk_count == 0)
+    if orphans:
+        store.delete_chunks(orphans)
+        log.warning("repair: deleted orphan chunks of %d paths", len(orphans))
+    stale = {p for p, rec in known.items() if rec.chunk_count > 0 and counts.get(p, 0) != rec.chunk_count}
+    if stale:
+        log.warning("repair: %d documents have missing chunks; re-indexing them", len(stale))
+    return stale, len(orphans) + len(stale)

@@ -1,0 +1,130 @@
+"""Periodic maintenance (reconcile, and later compaction/cleanup jobs) on an APScheduler
+``BackgroundScheduler``.
+
+Every job runs on the scheduler's single worker thread and inside ``serial`` (a lock shared with the
+watcher's index worker), so at most one piece of code writes the index at any time.
+
+Late runs are never skipped silently. APScheduler's default ``misfire_grace_time`` is 1 s: a run whose
+wake-up is late by more than that (a busy process, a suspended VM) is dropped until the next interval.
+Here each job gets ``misfire_grace_time = interval`` and ``coalesce=True``: after any delay the most
+recent missed run time is less than one interval old, so exactly one catch-up run happens (never a
+burst of them), and a miss that still happens is logged at WARNING and counted in :attr:`history`.
+APScheduler 3 docs: https://apscheduler.readthedocs.io/en/3.x/userguide.html#missed-job-executions-and-coalescing
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
+    EVENT_JOB_MAX_INSTANCES,
+    EVENT_JOB_MISSED,
+    JobEvent,
+    JobExecutionEvent,
+)
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.interval import IntervalTrigger
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class JobHistory:
+    """What one named job did so far. Times are UNIX seconds (0.0: never)."""
+
+    name: str
+    interval_s: float
+    runs: int = 0
+    errors: int = 0
+    missed: int = 0
+    last_scheduled_at: float = 0.0
+    last_finished_at: float = 0.0
+    last_error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain dict of the fields."""
+        return dict(self.__dict__)
+
+
+class MaintenanceScheduler:
+    """Runs named jobs every ``interval_s`` seconds, one at a time, under ``serial``.
+
+    Args:
+        serial: lock held while a job runs (share it with every other index writer in the process).
+
+    Use :meth:`add_job` (before or after :meth:`start`), then :meth:`shutdown`.
+    """
+
+    def __init__(self, serial: threading.Lock | None = None) -> None:
+        self.serial = serial or threading.Lock()
+        self.history: dict[str, JobHistory] = {}
+        self._sched = BackgroundScheduler(executors={"default": ThreadPoolExecutor(1)}, timezone=UTC)
+        self._sched.add_listener(self._on_event, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR | EVENT_JOB_MISSED
+                                 | EVENT_JOB_MAX_INSTANCES)
+
+    def add_job(self, fn: Callable[[], object], interval_s: float, name: str, *,
+                run_now: bool = False) -> None:
+        """Run ``fn()`` every ``interval_s`` seconds (first run at once when ``run_now``, else after one
+        interval). A job of the same ``name`` is replaced. ``fn``'s exceptions are logged and counted,
+        never propagated."""
+        kwargs: dict[str, Any] = {"next_run_time": datetime.now(UTC)} if run_now else {}
+        self._sched.add_job(self._serialized(fn, name), IntervalTrigger(seconds=interval_s), id=name,
+                            name=name, misfire_grace_time=max(1, math.ceil(interval_s)), coalesce=True,
+                            max_instances=1, replace_existing=True, **kwargs)
+        self.history[name] = JobHistory(name, interval_s)
+        log.info("scheduled %s every %.0fs%s", name, interval_s, " (first run now)" if run_now else "")
+
+    def start(self) -> None:
+        """Start the scheduler thread."""
+        self._sched.start()
+
+    def pause(self) -> None:
+        """Stop waking up for jobs until :meth:`resume` (due runs then run late, not skipped)."""
+        self._sched.pause()
+
+    def resume(self) -> None:
+        """Resume after :meth:`pause`."""
+        self._sched.resume()
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop; with ``wait`` a running job finishes first."""
+        if self._sched.running:
+            self._sched.shutdown(wait=wait)
+
+    def _serialized(self, fn: Callable[[], object], name: str) -> Callable[[], object]:
+        def run() -> object:
+            with self.serial:
+                t0 = time.perf_counter()
+                result = fn()
+                log.debug("job %s finished in %.2fs", name, time.perf_counter() - t0)
+                return result
+        return run
+
+    def _on_event(self, event: JobEvent) -> None:
+        rec = self.history.get(event.job_id)
+        if rec is None:
+            return
+        scheduled = getattr(event, "scheduled_run_time", None)
+        if event.code == EVENT_JOB_MISSED:
+            rec.missed += 1
+            log.warning("job %s missed its run at %s", rec.name, scheduled)
+        elif event.code == EVENT_JOB_MAX_INSTANCES:
+            log.warning("job %s still running; the run due at %s is covered by it", rec.name, scheduled)
+        elif isinstance(event, JobExecutionEvent):
+            rec.runs += 1
+            rec.last_scheduled_at = scheduled.timestamp() if scheduled else 0.0
+            rec.last_finished_at = time.time()
+            if event.code == EVENT_JOB_ERROR:
+                rec.errors += 1
+                rec.last_error = f"{type(event.exception).__name__}: {event.exception}"[:300]
+                log.error("job %s failed: %s", rec.name, rec.last_error)

@@ -1,0 +1,108 @@
+"""Watcher, bulk copies, renames, folder moves and deletes, with real watchdog observers (native inotify
+and polling) on temp folders, real LanceDB and the FakeEmbedder. Each test ends with the index matching
+the folder and no duplicate chunk rows."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.watcher_helpers import assert_index_matches_folder, indexed, settle, texts, watching
+
+OBSERVERS = ["native", "polling"]
+
+
+def policy_text(n: int) -> str:
+    return f"# Policy {n}\n\nRule {n}: the approval limit for team {n} is {n * 10} euros.\n"
+
+
+@pytest.mark.parametrize("observer", OBSERVERS)
+def test_bulk_copy_of_200_files_is_at_most_200_index_calls_on_one_thread(tmp_path: Path, observer: str) -> None:
+    source = tmp_path / "upload"
+    source.mkdir()
+    for n in range(200):
+        (source / f"policy_{n:03}.md").write_text(policy_text(n))
+    with watching(tmp_path, observer) as w:
+        settle(w, lambda: w.watcher.scheduler.history["reconcile"].runs == 1)
+        shutil.copytree(source, w.root / "bulk")
+        settle(w, lambda: len(indexed(w)) == 200)
+        calls = w.indexer.calls
+        assert len(calls) <= 200
+        assert {c.rel for c in calls} == {f"bulk/policy_{n:03}.md" for n in range(200)}
+        assert len({c.thread for c in calls}) == 1
+        assert "approval limit for team 199 is 1990 euros" in texts(w, "bulk/policy_199.md")
+        assert_index_matches_folder(w)
+
+
+@pytest.mark.parametrize("observer", OBSERVERS)
+def test_rename_moves_the_rows_to_the_new_path(tmp_path: Path, observer: str) -> None:
+    root = tmp_path / "policies"
+    root.mkdir()
+    (root / "draft.md").write_text(policy_text(1))
+    with watching(tmp_path, observer) as w:
+        settle(w, lambda: indexed(w) == {"draft.md"})
+        chunks = w.store.documents()["draft.md"].chunk_count
+        os.rename(root / "draft.md", root / "final.md")
+        settle(w, lambda: indexed(w) == {"final.md"})
+        assert w.store.documents()["final.md"].chunk_count == chunks
+        assert texts(w, "draft.md") == ""
+        assert_index_matches_folder(w)
+
+
+@pytest.mark.parametrize("observer", OBSERVERS)
+def test_folder_moved_in_then_out_indexes_then_removes_its_files(tmp_path: Path, observer: str) -> None:
+    with watching(tmp_path, observer) as w:
+        team = w.outside / "team"
+        (team / "sub").mkdir(parents=True)
+        for n, rel in enumerate(["a.md", "b.md", "sub/c.md"]):
+            (team / rel).write_text(policy_text(n))
+        os.rename(team, w.root / "team")
+        settle(w, lambda: indexed(w) == {"team/a.md", "team/b.md", "team/sub/c.md"})
+        assert_index_matches_folder(w)
+        os.rename(w.root / "team", w.outside / "archived")
+        settle(w, lambda: indexed(w) == set())
+        assert w.store.chunk_rows(columns=["path"]) == []
+        assert_index_matches_folder(w)
+
+
+@pytest.mark.parametrize("observer", OBSERVERS)
+def test_folder_renamed_inside_the_root_keeps_every_file(tmp_path: Path, observer: str) -> None:
+    root = tmp_path / "policies"
+    (root / "hr").mkdir(parents=True)
+    for n in range(3):
+        (root / "hr" / f"p{n}.md").write_text(policy_text(n))
+    with watching(tmp_path, observer) as w:
+        settle(w, lambda: len(indexed(w)) == 3)
+        os.rename(root / "hr", root / "people")
+        settle(w, lambda: indexed(w) == {f"people/p{n}.md" for n in range(3)})
+        assert_index_matches_folder(w)
+
+
+@pytest.mark.parametrize("observer", OBSERVERS)
+def test_case_only_rename(tmp_path: Path, observer: str) -> None:
+    root = tmp_path / "policies"
+    root.mkdir()
+    (root / "Travel.md").write_text(policy_text(7))
+    with watching(tmp_path, observer) as w:
+        settle(w, lambda: indexed(w) == {"Travel.md"})
+        os.rename(root / "Travel.md", root / "travel.md")
+        settle(w, lambda: indexed(w) == {"travel.md"})
+        assert "team 7 is 70 euros" in texts(w, "travel.md")
+        assert_index_matches_folder(w)
+
+
+@pytest.mark.parametrize("observer", OBSERVERS)
+def test_delete_removes_document_and_chunks(tmp_path: Path, observer: str) -> None:
+    root = tmp_path / "policies"
+    root.mkdir()
+    (root / "keep.md").write_text(policy_text(1))
+    (root / "gone.md").write_text(policy_text(2))
+    with watching(tmp_path, observer) as w:
+        settle(w, lambda: indexed(w) == {"keep.md", "gone.md"})
+        (root / "gone.md").unlink()
+        settle(w, lambda: indexed(w) == {"keep.md"})
+        assert texts(w, "gone.md") == ""
+        assert_index_matches_folder(w)
