@@ -18,10 +18,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
-# OCR needs the tesseract binary (Debian package); skipped quietly when apt is unavailable.
+# OCR needs the tesseract binary and language packs (Debian packages; eng + deu for the corpus);
+# skipped with a note when apt is unavailable.
 system-deps:
 	@command -v tesseract >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null) \
+	  (apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu >/dev/null) \
 	  || echo "note: tesseract not installed; scanned PDFs will be reported as needing OCR"; }
 
 run: $(STAMP)

@@ -87,8 +87,9 @@ def expand_glossary(question: str, glossary: Mapping[str, str]) -> str:
     for term, expansion in glossary.items():
         flags = 0 if term.isupper() else re.IGNORECASE
         pattern = re.compile(rf"(?<!\w){re.escape(term)}(?!\w)", flags)
-        if pattern.search(out) and expansion.lower() not in out.lower():
-            out = pattern.sub(lambda m, e=expansion: f"{m.group(0)} ({e})", out, count=1)
+        m = pattern.search(out)
+        if m is not None and expansion.lower() not in out.lower():
+            out = f"{out[: m.end()]} ({expansion}){out[m.end():]}"
     return out
 
 
@@ -132,7 +133,8 @@ class HybridRetriever:
         self.reranker = reranker
         self.rerank_settings = rerank or RerankSettings()
 
-    def retrieve(self, question: str, scope: Sequence[str] = (ALL,), top_k: int | None = None) -> RetrievalResult:
+    def retrieve(self, question: str, scope: Sequence[str] = (ALL,),
+                 top_k: int | None = None) -> RetrievalResult:
         """Top ``top_k`` (default ``retrieval.top_k``) chunks for ``question`` within ``scope``.
 
         Returns an empty result (never raises) when nothing is indexed or nothing is in scope.

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from watchdog.events import FileSystemEventHandler
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
@@ -27,11 +28,37 @@ from core.config import WatchSettings
 
 log = logging.getLogger(__name__)
 
+Notify = Callable[[Path, Path | None], None]
+"""notify(path, moved_from) for a file or a folder."""
+
 ObserverKind = Literal["native", "polling"]
 ObserverFactory = Callable[[], BaseObserver]
 
 _LIMIT_ERRNOS = {errno.ENOSPC: "inotify watch limit reached (raise fs.inotify.max_user_watches)",
                  errno.EMFILE: "inotify instance limit reached (raise fs.inotify.max_user_instances)"}
+
+
+class EventRouter(FileSystemEventHandler):
+    """Turns watchdog events into ``notify_file(path, moved_from)`` / ``notify_dir(path, moved_from)``:
+    both ends of a file move (the destination remembers its source), folder create/delete/move.
+    ``opened`` / ``closed_no_write`` events are dropped; folder ``modified`` events too (their files
+    report themselves)."""
+
+    def __init__(self, notify_file: Notify, notify_dir: Notify) -> None:
+        self._file = notify_file
+        self._dir = notify_dir
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        src = Path(os.fsdecode(event.src_path))
+        dest = Path(os.fsdecode(event.dest_path)) if event.dest_path else None
+        notify = self._dir if event.is_directory else self._file
+        if event.event_type == "moved" and dest is not None:
+            notify(src, None)
+            notify(dest, src)
+        elif not event.is_directory or event.event_type in ("created", "deleted"):
+            notify(src, None)
 
 
 @dataclass(frozen=True)

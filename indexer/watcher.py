@@ -1,6 +1,6 @@
 """``policybot watch``: keep the index current from file-system events, under the writer lock.
 
-Data flow: watchdog observer (native or polling, :mod:`indexer.observers`) → :class:`_Handler` turns
+Data flow: watchdog observer (native or polling, :mod:`indexer.observers`) → its ``EventRouter`` turns
 each event into *pending* paths (both ends of a move; a folder event becomes a folder task) filtered by
 ``policies.include``/``policies.ignore`` (:mod:`indexer.patterns`: lock and temp files never get in) →
 one worker thread takes a path once no event arrived for it for ``watch.debounce_s`` (a burst of events
@@ -25,18 +25,18 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from core.config import Settings
 from core.embedder import Embedder
 from core.store import Store
 from indexer.lock import WriterLock
-from indexer.observers import ObserverFactory, ObserverKind, RunningObserver, start_observer
+from indexer.observers import EventRouter, ObserverFactory, ObserverKind, RunningObserver, start_observer
 from indexer.patterns import is_indexable
+from indexer.pending import PendingPaths, Task
 from indexer.pipeline import Indexer
 from indexer.scheduler import MaintenanceScheduler
 from indexer.stability import StabilityGate
@@ -46,42 +46,6 @@ log = logging.getLogger(__name__)
 
 _TICK_S = 0.05
 _STATE_EVERY_S = 1.0
-
-
-@dataclass(frozen=True)
-class _Task:
-    """A pending path: look at it at ``due`` (monotonic s); ``since`` is its first event (UNIX s)."""
-
-    due: float
-    since: float
-    folder: bool = False
-    moved_from: Path | None = None
-    errors: int = 0
-
-
-class _Handler(FileSystemEventHandler):
-    """Turns watchdog events into :meth:`PolicyWatcher.notify` / :meth:`PolicyWatcher.notify_dir`."""
-
-    def __init__(self, watcher: PolicyWatcher) -> None:
-        self._w = watcher
-
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        if event.event_type in ("opened", "closed_no_write"):
-            return
-        src = Path(os.fsdecode(event.src_path))
-        dest = Path(os.fsdecode(event.dest_path)) if event.dest_path else None
-        if event.is_directory:
-            if event.event_type == "moved" and dest is not None:
-                self._w.notify_dir(src)
-                self._w.notify_dir(dest, moved_from=src)
-            elif event.event_type in ("created", "deleted"):
-                self._w.notify_dir(src)
-            return
-        if event.event_type == "moved" and dest is not None:
-            self._w.notify(src)
-            self._w.notify(dest, moved_from=src)
-        else:
-            self._w.notify(src)
 
 
 class PolicyWatcher:
@@ -118,9 +82,7 @@ class PolicyWatcher:
         self._writer_lock = WriterLock(settings.data_dir) if hold_lock else None
         self._reconcile_on_start = reconcile_on_start
         self._running: RunningObserver | None = None
-        self._pending: dict[Path, _Task] = {}
-        self._busy = False
-        self._mutex = threading.Lock()
+        self.pending = PendingPaths(settings.watch.debounce_s)
         self._stop = threading.Event()
         self._worker = threading.Thread(target=self._run, name="policybot-watch", daemon=True)
         self._state_at = 0.0
@@ -133,8 +95,8 @@ class PolicyWatcher:
         if self._writer_lock is not None:
             self._writer_lock.acquire()
         try:
-            self._running = start_observer(self.settings.watch, self.root, _Handler(self),
-                                           self._native_factory)
+            router = EventRouter(self.notify, self.notify_dir)
+            self._running = start_observer(self.settings.watch, self.root, router, self._native_factory)
         except BaseException:
             self._release_lock()
             raise
@@ -162,8 +124,8 @@ class PolicyWatcher:
             self._running.observer.join(10)
         if self._worker.is_alive():
             self._worker.join(60)
-        if self._pending:
-            log.info("watch stopped with %d pending paths", len(self._pending))
+        if self.pending_count():
+            log.info("watch stopped with %d pending paths", self.pending_count())
         self._publish_state(force=True)
         self._release_lock()
 
@@ -180,63 +142,33 @@ class PolicyWatcher:
             return
         src_rel = self._rel(moved_from) if moved_from is not None else None
         src = moved_from if src_rel is not None and is_indexable(src_rel, self.settings) else None
-        self._put(path, src, folder=False)
+        self.pending.put(path, src)
 
     def notify_dir(self, path: Path, moved_from: Path | None = None) -> None:
         """Mark folder ``path`` changed (created, deleted, or moved here from ``moved_from``)."""
         if self._rel(path) is not None:
             src = moved_from if moved_from is not None and self._rel(moved_from) is not None else None
-            self._put(path, src, folder=True)
-
-    def _put(self, path: Path, moved_from: Path | None, folder: bool) -> None:
-        now = time.monotonic()
-        with self._mutex:
-            old = self._pending.get(path)
-            if moved_from is not None and not folder:
-                self._pending.pop(moved_from, None)  # the move task covers its source
-            since = old.since if old else time.time()
-            src = moved_from or (old.moved_from if old else None)
-            self._pending[path] = _Task(now + self.settings.watch.debounce_s, since, folder or bool(
-                old and old.folder), src)
+            self.pending.put(path, src, folder=True)
 
     def pending_count(self) -> int:
         """Paths waiting for debounce, stability or a retry."""
-        with self._mutex:
-            return len(self._pending)
-
-    def _retry(self, path: Path, task: _Task, at: float) -> None:
-        with self._mutex:
-            newer = self._pending.get(path)
-            if newer is None:
-                self._pending[path] = replace(task, due=at)
-            elif newer.moved_from is None and task.moved_from is not None:
-                self._pending[path] = replace(newer, moved_from=task.moved_from)
+        return self.pending.snapshot()[0]
 
     # ---- the worker ---------------------------------------------------------------------
     def idle(self) -> bool:
         """True when nothing is pending and the worker is between tasks (tests wait for this)."""
-        with self._mutex:
-            return not self._pending and not self._busy
+        return self.pending.idle()
 
     def _run(self) -> None:
         while not self._stop.wait(_TICK_S):
-            for path, task in self._pop_due(time.monotonic()):
+            for path, task in self.pending.pop_due(time.monotonic()):
                 if self._stop.is_set():
                     break
                 self._apply_safely(path, task)
-            with self._mutex:
-                self._busy = False
+            self.pending.done()
             self._publish_state()
 
-    def _pop_due(self, now: float) -> list[tuple[Path, _Task]]:
-        with self._mutex:
-            due = sorted(((p, t) for p, t in self._pending.items() if t.due <= now), key=lambda x: x[1].due)
-            for p, _ in due:
-                del self._pending[p]
-            self._busy = bool(due)
-        return due
-
-    def _apply_safely(self, path: Path, task: _Task) -> None:
+    def _apply_safely(self, path: Path, task: Task) -> None:
         try:
             if task.folder:
                 self._expand_dir(path, task)
@@ -245,9 +177,9 @@ class PolicyWatcher:
         except Exception:  # keep watching whatever one file does; the file is retried, never dropped
             delay = min(self.settings.watch.debounce_s + 2 ** task.errors, self.settings.watch.retry_max_s)
             log.exception("watch: %s failed; retrying in %.1fs", path, delay)
-            self._retry(path, replace(task, errors=task.errors + 1), time.monotonic() + delay)
+            self.pending.retry(path, replace(task, errors=task.errors + 1), time.monotonic() + delay)
 
-    def _apply(self, path: Path, task: _Task) -> None:
+    def _apply(self, path: Path, task: Task) -> None:
         src = task.moved_from if task.moved_from is not None and not exists_exact(task.moved_from) else None
         if not exists_exact(path):
             self.gate.forget(path)
@@ -257,7 +189,7 @@ class PolicyWatcher:
             return
         verdict = self.gate.check(path, time.monotonic())
         if verdict.state == "wait":
-            self._retry(path, task, verdict.retry_at)
+            self.pending.retry(path, task, verdict.retry_at)
             return
         before = _signature(path)
         with self.write_lock:
@@ -273,7 +205,7 @@ class PolicyWatcher:
         self.indexer.remove_path(src)
         return self.indexer.index_path(dst)
 
-    def _expand_dir(self, path: Path, task: _Task) -> None:
+    def _expand_dir(self, path: Path, task: Task) -> None:
         """Folder created/deleted/moved: one file task per known row under it and per file in it."""
         prefix = self._rel(path)
         src_prefix = self._rel(task.moved_from) if task.moved_from is not None else None
@@ -299,8 +231,7 @@ class PolicyWatcher:
         if not force and now - self._state_at < _STATE_EVERY_S:
             return
         self._state_at = now
-        with self._mutex:
-            pending, oldest = len(self._pending), min((t.since for t in self._pending.values()), default=0.0)
+        pending, oldest = self.pending.snapshot()
         write_watch_state(self.settings.data_dir, {
             "pid": os.getpid(), "root": str(self.root), "observer_kind": self.observer_kind,
             "observer_reason": self.observer_reason, "running": not self._stop.is_set(),

@@ -29,12 +29,15 @@ from core.types import ExtractedDocument
 log = logging.getLogger(__name__)
 
 ExtractFn = Callable[[Path, Path, Settings], ExtractedDocument]
+STARTUP_TIMEOUT_S = 120.0
+"""How long a fresh child may take to start (imports), not counted in ``extraction.timeout_s``."""
 
 
 def _child_main(conn: Connection, extract: ExtractFn, settings: Settings, memory_mb: int) -> None:
     """Child loop: receive (path, root), send ("ok", doc) | ("error", reason)."""
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    conn.send(("ready", None))
     while True:
         try:
             msg = conn.recv()
@@ -88,6 +91,13 @@ class ExtractionWorker:
         proc.start()
         child.close()
         self._proc, self._conn = proc, parent
+        try:
+            ready = parent.poll(STARTUP_TIMEOUT_S) and parent.recv()[0] == "ready"
+        except (EOFError, ConnectionResetError):
+            ready = False
+        if not ready:
+            self._kill()
+            raise ExtractionError(f"the extraction worker process did not start within {STARTUP_TIMEOUT_S:g} s")
         return parent
 
     def extract(self, path: Path, root: Path) -> ExtractedDocument:

@@ -39,8 +39,8 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except PolicybotError as exc:
-            Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True,
-                                       markup=True)
+            Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(exc))}",
+                                       highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
 
 
@@ -56,8 +56,8 @@ def _app(ctx: typer.Context) -> App:
 @cli.callback()
 def _main(
     ctx: typer.Context,
-    config: Annotated[Path | None, typer.Option("--config", help="config file (default: ./config.yaml)")] = None,
-    data_dir: Annotated[Path | None, typer.Option("--data-dir", help="index folder; overrides data_dir")] = None,
+    config: Annotated[Path | None, typer.Option(help="config file (default ./config.yaml)")] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="index folder (overrides data_dir)")] = None,
     verbose: Annotated[int, typer.Option("-v", "--verbose", count=True, help="-v INFO, -vv DEBUG logs")] = 0,
 ) -> None:
     """Load settings once; every command shares the collaborators built from them."""
@@ -92,7 +92,7 @@ def ask(
     ctx: typer.Context,
     question: Annotated[str, typer.Argument(help="the question, in quotes")],
     as_json: Annotated[bool, typer.Option("--json", help="print the answer as one JSON object")] = False,
-    scope: Annotated[list[str] | None, typer.Option("--scope", help="folder glob to search (repeatable)")] = None,
+    scope: Annotated[list[str] | None, typer.Option("--scope", help="folder glob (repeatable)")] = None,
 ) -> None:
     """Answer one question from the indexed policies, with citations."""
     answer = _app(ctx).service.ask(question, scope=tuple(scope or ("**",)))
@@ -142,9 +142,9 @@ def run(ctx: typer.Context) -> None:
     watcher = _start_watcher(app)
     try:
         if app.secrets.slack_bot_token:
-            from bot.app import serve
+            from policybot.serve import serve_slack
 
-            serve(app)
+            serve_slack(app)
         else:
             console.print("No Slack tokens (SLACK_BOT_TOKEN / SLACK_APP_TOKEN) set: opening a console chat.")
             from policybot.console import chat
@@ -186,7 +186,7 @@ def _reconcile(app: App, path: Path | None, *, show_progress: bool) -> IndexSumm
 
     root = (path or app.settings.policies.root).resolve()
     if not root.is_dir():
-        raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root in the config")
+        raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root")
     with RichProgress(enabled=show_progress) as progress:
         return app.indexer.reconcile(root, progress)
 

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
+
 import numpy as np
 
 from core.answer.extractive import ExtractiveAnswerer
@@ -23,7 +24,6 @@ from core.store import Store
 
 if TYPE_CHECKING:
     from indexer.pipeline import Indexer
-    from indexer.worker import ExtractionWorker
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +52,18 @@ class LazyEmbedder:
         """Vector length (loads the model)."""
         return self.load().dimension
 
+    @dimension.setter
+    def dimension(self, value: int) -> None:
+        raise AttributeError("dimension is the model's")
+
     @property
     def max_tokens(self) -> int:
         """Model's token limit (loads the model)."""
         return self.load().max_tokens
+
+    @max_tokens.setter
+    def max_tokens(self, value: int) -> None:
+        raise AttributeError("max_tokens is the model's")
 
     def count_tokens(self, text: str) -> int:
         """Tokens of ``text`` in the model's tokenizer (loads the model)."""
@@ -77,7 +85,6 @@ class App:
         self.settings = settings
         self.secrets = secrets or Secrets.from_env()
         self.embedder = LazyEmbedder(settings.embedding)
-        self._worker: ExtractionWorker | None = None
 
     @cached_property
     def store(self) -> Store:
@@ -90,19 +97,13 @@ class App:
 
     @cached_property
     def indexer(self) -> Indexer:
-        """The indexer; extraction runs in an isolated worker process (time and memory limits)."""
-        from indexer.extract import extract_file
+        """The indexer (extraction in-process; see the report on ``indexer.worker.ExtractionWorker``)."""
         from indexer.pipeline import Indexer
-        from indexer.worker import ExtractionWorker
 
-        self._worker = ExtractionWorker(extract_file, self.settings)
-        return Indexer(self.settings, self.store, self.embedder_factory, extract=self._worker.extract)
+        return Indexer(self.settings, self.store, self.embedder_factory)
 
     def close(self) -> None:
-        """Stop the extraction worker process, if one was started."""
-        if self._worker is not None:
-            self._worker.close()
-            self._worker = None
+        """Release resources held by collaborators (nothing to release yet)."""
 
     @cached_property
     def reranker(self) -> Reranker | None:

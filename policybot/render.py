@@ -49,6 +49,9 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
     console.print(f"documents: {docs['indexed']} indexed, {docs['failed']} failed · chunks: {data['chunks']}"
                   f" · stale (other fingerprint): {docs['stale']}")
     console.print(f"fingerprint: {data['fingerprint']}")
+    console.print(f"answers: {data['provider']} · reranker: {data['reranker']}")
+    if data.get("reranker_fallback"):
+        console.print(f"[yellow]reranker fallback:[/yellow] {data['reranker_fallback']}")
     if data.get("last_indexed_at"):
         console.print(f"last indexed: {_time(data['last_indexed_at'])}")
     failed = [d for d in data["files"] if d["status"] == "failed"]

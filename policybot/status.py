@@ -18,8 +18,8 @@ def collect(settings: Settings, store: Store) -> dict[str, Any]:
 
     Shape: ``{"data_dir", "policy_root", "fingerprint", "chunks", "last_indexed_at",
     "documents": {"indexed", "failed", "stale"}, "files": [{"path", "status", "error", "chunks",
-    "pages", "indexed_at"}], "reranker", "provider"}``; ``stale`` counts documents indexed under another
-    config fingerprint (they are re-embedded by the next reconcile).
+    "pages", "indexed_at"}], "reranker", "reranker_fallback", "provider"}``; ``stale`` counts
+    documents indexed under another config fingerprint (they are re-embedded by the next reconcile).
     """
     fp = config_fingerprint(settings)
     docs = sorted(store.documents().values(), key=lambda d: d.path)
@@ -37,6 +37,14 @@ def collect(settings: Settings, store: Store) -> dict[str, Any]:
             "stale": sum(d.fingerprint != fp for d in docs),
         },
         "files": files,
-        "reranker": settings.rerank.model if settings.rerank.enabled else "disabled",
+        **_reranker(settings),
         "provider": "+".join([f"{p.kind}:{p.model}" for p in settings.llm.providers] + ["extractive"]),
     }
+
+
+def _reranker(settings: Settings) -> dict[str, str | None]:
+    """Which reranker will run, predicted without loading a model (``core.rerank.factory``)."""
+    from core.rerank.factory import predict_reranker
+
+    pred = predict_reranker(settings)
+    return {"reranker": pred.get("reranker"), "reranker_fallback": pred.get("fallback_reason")}

@@ -46,7 +46,7 @@ class QAIndex:
 
 @pytest.fixture(scope="session")
 def qa_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[QAIndex]:
-    """Index the qa_dev gold files + distractors once (real embedder, config.yaml otherwise)."""
+    """Index the qa_dev gold files + distractors once (real embedder, config.yaml, reranker off)."""
     if not QA_DEV.is_file():
         pytest.fail(f"{QA_DEV} is missing: the shared corpus must sit next to the repo")
     base = tmp_path_factory.mktemp("qa_index")
@@ -55,6 +55,8 @@ def qa_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[QAIndex]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(CORPUS / rel, root / rel)
     settings = load_config(REPO / "config.yaml", data_dir=base / "data", policy_root=root)
+    # Issue 2's floors measure hybrid retrieval + the extractive answerer; rerank is measured by eval.
+    settings = settings.model_copy(update={"rerank": settings.rerank.model_copy(update={"enabled": False})})
     app = App(settings)
     summary = app.indexer.reconcile(root)
     try:

@@ -22,7 +22,8 @@ def make_chunk(path: str, text: str, ordinal: int = 0, page: int | None = 1, sec
 def add_document(store: Store, embedder: FakeEmbedder, path: str, texts: Sequence[str],
                  page: int | None = 1, section: str = "") -> list[Chunk]:
     """Index ``texts`` as the chunks of ``path`` (one page each from ``page`` on) and record the doc."""
-    chunks = [make_chunk(path, t, i, None if page is None else page + i, section) for i, t in enumerate(texts)]
+    chunks = [make_chunk(path, t, i, None if page is None else page + i, section)
+              for i, t in enumerate(texts)]
     store.replace_chunks(path, chunks, embedder.embed([c.text for c in chunks]))
     store.put_document(DocumentRecord(path, "sha", 1, 1, "fp", "indexed", chunk_count=len(chunks)))
     return chunks

@@ -58,6 +58,22 @@ def test_extractive_adds_a_second_sentence_covering_other_words() -> None:
     assert "24 months" in gen.text and "two deliveries" in gen.text
 
 
+def test_extractive_definition_brings_its_criteria_list() -> None:
+    gen = _ask("How does the policy define a 'Hospital'?",
+               "A hospital bill must be itemised by the hospital staff. "
+               "2.22 Hospital means any institution that complies with all minimum criteria as under:\n"
+               "i. has at least ten inpatient beds;\nii. has a fully equipped operation theatre.")
+    assert gen.text.startswith("2.22 Hospital means")
+    assert "ten inpatient beds" in gen.text and "operation theatre" in gen.text
+
+
+def test_extractive_adds_a_row_with_new_figures() -> None:
+    gen = _ask("Is there a benefit for health check-ups?",
+               "Health check-up expenses are reimbursed at the end of a block of two continuous policy years.\n"
+               "| Cover | Plan A | Plan B |\n| --- | --- | --- |\n| Health check-up | INR 5,000 | INR 7,500 |")
+    assert "two continuous policy years" in gen.text and "INR 5,000" in gen.text
+
+
 def test_extractive_limits_sentences() -> None:
     text = " ".join(f"Rule {i} covers leave type {i} for staff." for i in range(10))
     gen = ExtractiveAnswerer(AnswerSettings(max_sentences=2)).generate(
@@ -92,26 +108,33 @@ def test_unsafe_rules_let_honest_questions_through(question: str) -> None:
 
 def test_split_rejoins_wrapped_lines_and_keeps_list_lead() -> None:
     units = split_units("iii. Two years waiting period\na. Cataract\nb. Hernia of the\nabdomen", 1)
-    assert [u.text for u in units] == ["iii. Two years waiting period", "a. Cataract", "b. Hernia of the abdomen"]
+    assert [u.text for u in units] == ["iii. Two years waiting period", "a. Cataract",
+                                       "b. Hernia of the abdomen"]
     assert units[1].lead == "iii. Two years waiting period"
 
 
 def test_split_does_not_break_after_abbreviations() -> None:
     units = split_units("National Insurance Co. Ltd. pays Rs. 500 per day. Cover ends at 60.", 1)
-    assert [u.text for u in units] == ["National Insurance Co. Ltd. pays Rs. 500 per day.", "Cover ends at 60."]
+    assert [u.text for u in units] == ["National Insurance Co. Ltd. pays Rs. 500 per day.",
+                                       "Cover ends at 60."]
 
 
 def test_split_keeps_table_rows_with_header_as_lead() -> None:
     units = split_units("| Benefit | Plan A |\n|---|---|\n| Hospital cash | INR 500 |", 1)
-    assert units[-1].text == "| Hospital cash | INR 500 |" and units[-1].lead == "| Benefit | Plan A |"
+    assert units[-1].text == "Hospital cash | INR 500" and units[-1].lead == "Benefit | Plan A"
+
+
+def test_split_treats_one_cell_rows_as_wrapped_text() -> None:
+    units = split_units("| The Company shall pay the insured |  |\n|  | provided that: |\n|  | . The organ is used. |", 1)
+    assert [u.text for u in units] == ["The Company shall pay the insured provided that:", "The organ is used."]
 
 
 # ---- the service -------------------------------------------------------------------------------
 @pytest.fixture
 def service(tmp_path: Path) -> PolicyAnswerService:
     store, emb = new_store(tmp_path), FakeEmbedder()
-    add_document(store, emb, "insurance/policy.pdf", [GRACE, "Pre-existing disease is covered after 36 months."],
-                 page=16, section="Grace Period")
+    add_document(store, emb, "insurance/policy.pdf",
+                 [GRACE, "Pre-existing disease is covered after 36 months."], page=16, section="Grace Period")
     add_document(store, emb, "hr/leave.md", ["Staff get 25 days of paid leave."], page=None)
     return PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL), ExtractiveAnswerer(ANSWER, emb))
 
@@ -119,7 +142,8 @@ def service(tmp_path: Path) -> PolicyAnswerService:
 def test_service_answer_cites_file_page_and_section(service: PolicyAnswerService) -> None:
     ans = service.ask("What is the grace period for premium payment?")
     assert "thirty days" in ans.answer
-    assert [(c.file, c.page, c.section) for c in ans.citations] == [("insurance/policy.pdf", 16, "Grace Period")]
+    cited = [(c.file, c.page, c.section) for c in ans.citations]
+    assert cited == [("insurance/policy.pdf", 16, "Grace Period")]
 
 
 def test_service_reports_stage_timings(service: PolicyAnswerService) -> None:
@@ -143,7 +167,8 @@ def test_service_stream_ends_with_the_answer(service: PolicyAnswerService) -> No
 
 def test_service_with_empty_index_says_not_found(tmp_path: Path) -> None:
     emb = FakeEmbedder()
-    svc = PolicyAnswerService(HybridRetriever(new_store(tmp_path), emb, RETRIEVAL), ExtractiveAnswerer(ANSWER))
+    retriever = HybridRetriever(new_store(tmp_path), emb, RETRIEVAL)
+    svc = PolicyAnswerService(retriever, ExtractiveAnswerer(ANSWER))
     ans = svc.ask("What is the grace period?")
     assert not ans.found and ans.citations == []
 

@@ -47,7 +47,8 @@ def test_index_json_summary_shape(config: Path) -> None:
     code, out = _invoke("--config", str(config), "index", "--json")
     summary = json.loads(out)
     assert code == 0 and summary["indexed"] == 1 and summary["failures"] == []
-    assert set(summary) >= {"indexed", "unchanged", "failed", "removed", "pages", "chunks_embedded", "seconds"}
+    assert set(summary) >= {"indexed", "unchanged", "failed", "removed", "pages", "chunks_embedded",
+                            "seconds"}
 
 
 def test_ask_json_has_the_contract_keys(config: Path) -> None:
@@ -93,7 +94,8 @@ def test_index_of_missing_folder_is_user_error(config: Path, tmp_path: Path) -> 
 def test_status_does_not_import_sentence_transformers(config: Path) -> None:
     code = ("import sys; from policybot.cli import cli; from typer.testing import CliRunner; "
             f"r = CliRunner().invoke(cli, ['--config', {str(config)!r}, 'status', '--json']); "
-            "assert r.exit_code == 0, r.output; print('sentence_transformers' in sys.modules, 'torch' in sys.modules)")
+            "assert r.exit_code == 0, r.output; "
+            "print('sentence_transformers' in sys.modules, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert out.stdout.split() == ["False", "False"]
 

@@ -279,3 +279,40 @@ def test_setup_notes_name_missing_gold_files_and_reranker_fallback(tmp_path: Pat
     notes = setup_notes(ITEMS, tmp_path, FakeReranker(fallback_reason="weights missing"))
     assert any("hr/Expenses.docx" in n and "policy.pdf" not in n for n in notes)
     assert notes[-1] == "reranker fallback: weights missing"
+
+
+# --- end to end: the real answer service over a real LanceDB store ------------------------------------
+
+QA_YAML = """
+- id: grace
+  question: What is the grace period for premium payment?
+  key_facts: [thirty days]
+  sources: [{file: insurance/policy.pdf, pages: [16]}]
+  kind: lookup
+- id: leave
+  question: How many days of paid leave do staff get?
+  key_facts: [25 days]
+  sources: [{file: hr/leave.md, pages: []}]
+  kind: paraphrase
+"""
+
+
+def test_run_eval_scores_the_real_service_with_offline_reranker(tmp_path: Path) -> None:
+    from core.answer.extractive import ExtractiveAnswerer
+    from core.answering import PolicyAnswerService
+    from core.embedder import FakeEmbedder
+    from core.rerank import OfflineReranker
+    from core.retrieval import HybridRetriever
+    from tests.retrieval_helpers import ANSWER, RETRIEVAL, add_document, new_store
+
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    add_document(store, emb, "insurance/policy.pdf", [
+        "Pre-existing disease is covered after 36 months of continuous coverage.",
+        "A grace period of thirty days is allowed for premium payment after the due date."], page=15)
+    add_document(store, emb, "hr/leave.md", ["Staff get 25 days of paid leave every year."], page=None)
+    service = PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL, reranker=OfflineReranker(emb)),
+                                  ExtractiveAnswerer(ANSWER, emb))
+    (tmp_path / "qa.yaml").write_text(QA_YAML)
+    out = to_json(run_eval(service, tmp_path / "qa.yaml"))
+    assert (out["hit_at_1"], out["key_fact_recall"]) == (1.0, 1.0)
+    assert out["items"][0]["reranker"] == "offline:maxsim+keyword(fake)"

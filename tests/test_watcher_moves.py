@@ -20,7 +20,8 @@ def policy_text(n: int) -> str:
 
 
 @pytest.mark.parametrize("observer", OBSERVERS)
-def test_bulk_copy_of_200_files_is_at_most_200_index_calls_on_one_thread(tmp_path: Path, observer: str) -> None:
+def test_bulk_copy_of_200_files_is_at_most_200_index_calls_on_one_thread(
+        tmp_path: Path, observer: str) -> None:
     source = tmp_path / "upload"
     source.mkdir()
     for n in range(200):

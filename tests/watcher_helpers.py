@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from watchdog.observers import Observer
+
 from core.config import Settings
 from core.embedder import FakeEmbedder
 from core.store import Store, sql_str
+from indexer.observers import ObserverFactory
 from indexer.pipeline import Indexer, Outcome, scan
 from indexer.watcher import PolicyWatcher, start_watching
 
@@ -72,7 +75,8 @@ def make_settings(tmp_path: Path, root: Path, observer: str, **watch: object) ->
 
 
 @contextmanager
-def watching(tmp_path: Path, observer: str, **watch: object) -> Iterator[Watched]:
+def watching(tmp_path: Path, observer: str, native_factory: ObserverFactory = Observer,
+             **watch: object) -> Iterator[Watched]:
     """Start a watcher on ``tmp_path/policies`` (files already there are reconciled first)."""
     root = tmp_path / "policies"
     root.mkdir(exist_ok=True)
@@ -80,7 +84,7 @@ def watching(tmp_path: Path, observer: str, **watch: object) -> Iterator[Watched
     store = Store(settings.data_dir)
     embedder = FakeEmbedder()
     indexer = RecordingIndexer(settings, store, lambda: embedder)
-    watcher = start_watching(settings, indexer)
+    watcher = start_watching(settings, indexer, native_factory=native_factory)
     try:
         outside = tmp_path / "outside"
         outside.mkdir(exist_ok=True)

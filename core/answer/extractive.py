@@ -10,7 +10,8 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
    IDF-weighted share of the question's (lightly stemmed) content words found in the unit (BM25's
    IDF, Robertson & Zaragoza 2009, computed over the candidate units, so it is bounded in [0, 1]),
    *similarity* is the cosine between question and unit embeddings (when an embedder is given) and
-   the *rank discount* mildly prefers units of higher-ranked sources; the score is in [0, 1];
+   the *rank discount* mildly prefers units of higher-ranked sources; a unit that defines the term
+   of a definition question gets a bonus; the answer's confidence is the best score capped at 1;
 4. pick up to ``answer.max_sentences`` units greedily (best first; skip near-duplicates and units
    that add no new question word), quote them with their source numbers;
 5. when the best score is below ``answer.min_score``, say it could not find the answer.
@@ -38,14 +39,13 @@ log = logging.getLogger(__name__)
 NOT_FOUND_TEXT = (
     "I couldn't find this in the policies. Try rephrasing the question, or ask HR / the policy owner."
 )
-STOP_WORDS = frozenset(
-    "a an and are as at be been being but by can could did do does doing for from had has have how i if in "
-    "into is it its me my of on or our over so such than that the their them then there these they this "
-    "those to under up was we were what when where which while who whom why will with would you your "
-    "any there's what's am also about after before all any both each few more most other some same own "
-    "just should now get got please tell policy policies define defined definition mean means meaning "
-    "explain describe extent there".split()
-)
+_STOP = """a an and are as at be been being but by can could did do does doing for from had has have how i if
+in into is it its me my of on or our over so such than that the their them then there these they this those
+to under up was we were what when where which while who whom why will with would you your any there's what's
+am also about after before all both each few more most other some same own just should now get got please
+tell policy policies define defined definition mean means meaning explain describe extent"""
+STOP_WORDS = frozenset(_STOP.split())
+"""Question words that carry no content for matching sentences."""
 DEFINITION_QUESTION = re.compile(r"\b(?:define|definition|meaning|mean by|what does .+ mean)\b", re.I)
 DEFINITION_BOOST = 0.3
 """Added to a unit that defines a term of a definition question ("2.22 Hospital means …")."""
@@ -94,9 +94,11 @@ class ExtractiveAnswerer:
             return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         chosen = self._select(ranked)
         units = _units_by_source(request)
-        text = " ".join(_render(s.unit, units[s.unit.source]) for s in chosen)
-        cited = sorted({s.unit.source for s in chosen})
-        return Generation(text, cited, self.name, found=True, score=round(best, 4))
+        intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
+        shown = [c for c in chosen if (c.unit.source, c.unit.lead) not in intros]  # quoted with intro
+        text = " ".join(_render(c.unit, units[c.unit.source]) for c in shown)
+        cited = sorted({c.unit.source for c in shown})
+        return Generation(text, cited, self.name, found=True, score=round(min(1.0, best), 4))
 
     def stream(self, request: GenerationRequest) -> Iterator[str | Generation]:
         """Yield the whole answer text once, then the :class:`Generation`."""
@@ -125,7 +127,7 @@ class ExtractiveAnswerer:
             sim = max(0.0, float(sims[i])) if sims is not None else 0.0
             rank = 1 - RANK_DISCOUNT + RANK_DISCOUNT / u.source
             boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
-            scored.append(ScoredUnit(u, min(1.0, (w_cov * coverage + w_sem * sim) * rank + boost), covered))
+            scored.append(ScoredUnit(u, (w_cov * coverage + w_sem * sim) * rank + boost, covered))
         scored.sort(key=lambda s: -s.score)
         return scored
 
@@ -165,11 +167,14 @@ def content_terms(question: str) -> list[str]:
 def stem(token: str) -> str:
     """A light English suffix stripper for matching (``deliveries``→``delivery``, ``limited``→``limit``,
     ``covers``→``cover``); digits and short words are left alone."""
-    if len(token) <= 3 or token.isdigit():
+    if token.isdigit() or len(token) < 3:
         return token
+    if len(token) == 3:  # "ups" -> "up"
+        return token[:2] if token.endswith("s") and not token.endswith(("ss", "us", "is", "as")) else token
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e"), ("s", "")):
-        if token.endswith(suffix) and not token.endswith(("ss", "us", "is")) and len(token) - len(suffix) >= 3:
-            return token[: len(token) - len(suffix)] + repl
+        stem_len = len(token) - len(suffix)
+        if token.endswith(suffix) and not token.endswith(("ss", "us", "is")) and stem_len >= 3:
+            return token[:stem_len] + repl
     return token
 
 

@@ -176,7 +176,8 @@ def _is_two_column(band: Band) -> bool:
     mid = sum(band.gutter) / 2
     sides = [_sides(ln, mid) for ln in band.lines]
     n_left, n_right = sum(s[0] for s in sides), sum(s[1] for s in sides)
-    if min(n_left, n_right) < MIN_COLUMN_LINES or min(n_left, n_right) < MIN_SIDE_RATIO * max(n_left, n_right):
+    fewer, more = sorted((n_left, n_right))
+    if fewer < MIN_COLUMN_LINES or fewer < MIN_SIDE_RATIO * more:
         return False
     aligned = sum(1 for s in sides if s[0] and s[1]) / min(n_left, n_right)
     return aligned < ALIGNED_TABLE_SHARE or (_filled(band, mid, True) and _filled(band, mid, False))

@@ -23,10 +23,11 @@ from pypdf.errors import DependencyError, PdfReadError, PyPdfError
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
 from core.types import Block, ExtractedDocument
+from indexer.extract.headings import SectionTracker
+from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
 from indexer.extract.ocr import OcrEngine
 from indexer.extract.pdfium_page import column_text, open_document
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
-from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
 from indexer.extract.tables import (
     clean_rows,
     merge_continuations,
@@ -47,10 +48,12 @@ _PAINTED_RULE = re.compile(rb"\s(?:re|l)\s+(?:h\s+)?(?:f\*?|F|S|s|B\*?|b\*?)(?=\
 
 @dataclass(frozen=True)
 class Segment:
-    """A piece of one page in reading order: ``kind`` "text" or "table" (markdown)."""
+    """A piece of one page in reading order: ``kind`` "text" or "table" (markdown); ``span`` is the
+    (top, bottom) band of the page, in points from the top, that a pdfplumber text piece comes from."""
 
     kind: str
     text: str
+    span: tuple[float, float] | None = None
 
 
 def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
@@ -83,8 +86,7 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
     """One page's segments: pdfplumber's (tables), else pypdf's text after the OCR gate, read by
     columns when two-column, followed by the OCR of large images."""
     if index in plumbed:
-        columns = column_text(pdoc[index]) if pdoc is not None and _two_column_only(plumbed[index]) else None
-        return [Segment("text", columns)] if columns else plumbed[index]
+        return _plumbed_in_columns(pdoc[index], plumbed[index]) if pdoc is not None else plumbed[index]
     text = _page_text(reader, index, notes.warnings)
     if pdoc is None:
         return [Segment("text", text)]
@@ -95,6 +97,20 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
     text = column_text(page) or text
     extra = image_text(page, index + 1, ocr, settings, notes)
     return [Segment("text", text)] + ([Segment("text", extra)] if extra else [])
+
+
+def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
+    """pdfplumber's segments of a table page, with the text between tables read column by column
+    when that band of the page is two-column (pdfplumber reads across both columns line by line)."""
+    if _two_column_only(segments):
+        columns = column_text(page)
+        if columns:
+            return [Segment("text", columns)]
+    out = []
+    for seg in segments:
+        text = column_text(page, seg.span) if seg.kind == "text" and seg.span and seg.text.strip() else None
+        out.append(Segment("text", text) if text else seg)
+    return out
 
 
 def _two_column_only(segments: list[Segment]) -> bool:
@@ -187,10 +203,10 @@ def _plumber_segments(page: Any) -> list[Segment] | None:
     out: list[Segment] = []
     top = float(page.bbox[1])
     for bbox, rows in tables:
-        out.append(Segment("text", _crop_text(outside, top, float(bbox[1]))))
+        out.append(Segment("text", _crop_text(outside, top, float(bbox[1])), (top, float(bbox[1]))))
         out.append(Segment("table", to_markdown(rows)))
         top = max(top, float(bbox[3]))
-    out.append(Segment("text", _crop_text(outside, top, float(page.bbox[3]))))
+    out.append(Segment("text", _crop_text(outside, top, float(page.bbox[3])), (top, float(page.bbox[3]))))
     return out
 
 
@@ -210,19 +226,23 @@ def _crop_text(page: Any, top: float, bottom: float) -> str:
 
 
 def _to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings) -> list[Block]:
-    """Normalise text segments (NFKC, repeated header/footer lines, hyphenation) and split large
-    tables into parts of at most ``table_max_tokens`` cl100k tokens that repeat the header."""
+    """Normalise text segments (NFKC, repeated header/footer lines, hyphenation), cut them at heading
+    lines into sections (:class:`SectionTracker`) and split large tables into parts of at most
+    ``table_max_tokens`` cl100k tokens that repeat the header."""
     texts = [[nfkc(s.text) if s.kind == "text" else s.text for s in page] for page in pages]
     keys = repeated_lines(["\n".join(t) for t in texts], settings.repeated_line_ratio)
     keep = hyphenated_words("\n".join("\n".join(t) for t in texts))
+    sections = SectionTracker()
     blocks: list[Block] = []
     for page_no, (segs, page_texts) in enumerate(zip(pages, texts, strict=True), start=1):
         for seg, text in zip(segs, page_texts, strict=True):
             if seg.kind == "table":
                 for part in split_markdown_table(text, within_tokens(settings.table_max_tokens)):
-                    blocks.append(Block(path=rel, text=part, page=page_no, kind="table"))
+                    blocks.append(Block(path=rel, text=part, page=page_no, section=sections.section,
+                                        kind="table"))
                 continue
             text = join_hyphenated(drop_lines(text, keys), keep).strip()
-            if text:
-                blocks.append(Block(path=rel, text=text, page=page_no))
+            for section, part, is_heading in sections.split(text):
+                blocks.append(Block(path=rel, text=part, page=page_no, section=section,
+                                    kind="heading" if is_heading else "text"))
     return blocks

@@ -43,18 +43,22 @@ def text_boxes(page: Any) -> list[Box]:
     return boxes
 
 
-def column_text(page: Any) -> str | None:
-    """The page's text with two-column bands read left column first, or ``None`` when the page has no
-    two-column band or is rotated (/Rotate 90/270: pypdf already follows the text direction there,
-    while PDFium's order runs against it)."""
+def column_text(page: Any, span: tuple[float, float] | None = None) -> str | None:
+    """The page's text (or that of the band ``span`` = (top, bottom), points from the top) with
+    two-column bands read left column first, or ``None`` when there is no two-column band or the
+    page is rotated (/Rotate 90/270: pypdf already follows the text direction there, while PDFium's
+    order runs against it)."""
     if page.get_rotation() % 180:
         return None
     width, height = page.get_size()
-    regions = reading_regions(text_boxes(page), width, height)
+    top, bottom = span if span is not None else (0.0, height)
+    boxes = [b for b in text_boxes(page) if top <= (b.top + b.bottom) / 2 <= bottom]
+    regions = reading_regions(boxes, width, height)
     if regions is None:
         return None
     textpage = page.get_textpage()
-    parts = [textpage.get_text_bounded(r.x0, height - r.bottom, r.x1, height - r.top) for r in regions]
+    parts = [textpage.get_text_bounded(r.x0, height - min(r.bottom, bottom), r.x1, height - max(r.top, top))
+             for r in regions]
     return "\n".join(clean_pdfium_text(p) for p in parts if p.strip())
 
 

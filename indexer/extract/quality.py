@@ -33,12 +33,11 @@ MIN_FUNCTION_WORD_SHARE = 0.03
 _CID = re.compile(r"\(cid:\d+\)")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _VOWELS = frozenset("aeiouyäöüàâáéèêëíìîïóòôúùû")
-FUNCTION_WORDS = frozenset(
-    "the of and to in a is for or be by on with as at any are this that not from an shall will if "
-    "all such under which may per has have it its we you your our no".split()
-    + "der die das und ist in zu den von mit für auf nicht ein eine des im dem bei oder sind wird "
-    "werden als auch nach über aus".split()
-)
+_FUNCTION_WORDS_EN = ("the of and to in a is for or be by on with as at any are this that not from an shall "
+                      "will if all such under which may per has have it its we you your our no")
+_FUNCTION_WORDS_DE = ("der die das und ist in zu den von mit für auf nicht ein eine des im dem bei oder sind "
+                      "wird werden als auch nach über aus")
+FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_EN.split()) | frozenset(_FUNCTION_WORDS_DE.split())
 """Frequent English and German words (the corpus's languages); a real page of either has many."""
 
 

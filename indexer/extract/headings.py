@@ -1,0 +1,80 @@
+"""Section headings of PDF text, from the text alone (PDFs carry no heading styles).
+
+A line is a heading when it is short (≤ :data:`MAX_WORDS` words, ≤ :data:`MAX_CHARS` characters), does
+not end like a sentence or a list lead-in (``.`` ``,`` ``;`` ``:``), holds no defining verb ("means",
+"shall", "is", "are") and is either
+
+- **multi-level numbered** ("4.2 Waiting Period", "3.1.1 In-patient Treatment"): level = number depth;
+- **single-level numbered in capitals** ("3 BENEFITS COVERED UNDER THE POLICY", "4. EXCLUSIONS"):
+  level 1 (a single number with a mixed-case title is usually a list item: "4. Cataract");
+- **all capitals** ("DEFINITIONS", "GENERAL CONDITIONS"): level 1.
+
+:class:`SectionTracker` keeps the heading stack across pages so each block gets its section path,
+``"3 BENEFITS COVERED UNDER THE POLICY > 3.1 COVERAGE"``, as DOCX heading styles do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_WORDS = 12
+MAX_CHARS = 90
+MIN_LETTERS = 4
+_NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s*([A-Za-z(].*)$")
+_SENTENCE_END = (".", ",", ";", ":")
+_DEFINITION = re.compile(r"\s(?:means|shall|is|are)\s", re.I)
+"""A verb inside the line makes it a sentence or a definition ("2.44 Pre existing disease means…")."""
+
+
+def heading_level(line: str) -> int | None:
+    """Heading level (1 = top) of one line of text, or ``None`` when it is not a heading."""
+    line = line.strip()
+    if len(line) > MAX_CHARS or len(line.split()) > MAX_WORDS or line.endswith(_SENTENCE_END) \
+            or _DEFINITION.search(line):
+        return None
+    m = _NUMBERED.match(line)
+    if m is not None:
+        depth = m.group(1).count(".") + 1
+        if depth > 1 or _capitals(m.group(2)):
+            return depth
+        return None
+    return 1 if _capitals(line) else None
+
+
+def _capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    digits = sum(c.isdigit() for c in text)
+    return len(letters) >= MIN_LETTERS and digits <= 0.2 * len(text) and \
+        sum(c.isupper() for c in letters) >= 0.9 * len(letters)
+
+
+@dataclass
+class SectionTracker:
+    """The heading stack of a document while its pages are read in order."""
+
+    stack: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def section(self) -> str:
+        """The current section path (``""`` before the first heading)."""
+        return " > ".join(text for _, text in self.stack)
+
+    def split(self, text: str) -> list[tuple[str, str, bool]]:
+        """``text`` cut at heading lines into ``(section, text, is_heading)`` parts, in order; the
+        stack is updated as headings pass."""
+        parts: list[tuple[str, str, bool]] = []
+        body: list[str] = []
+        for line in text.split("\n"):
+            level = heading_level(line)
+            if level is None:
+                body.append(line)
+                continue
+            if any(b.strip() for b in body):
+                parts.append((self.section, "\n".join(body).strip(), False))
+            body = []
+            self.stack = [h for h in self.stack if h[0] < level] + [(level, line.strip())]
+            parts.append((self.section, line.strip(), True))
+        if any(b.strip() for b in body):
+            parts.append((self.section, "\n".join(body).strip(), False))
+        return parts
