@@ -97,6 +97,7 @@ class RetrievalSettings(_Section):
     vector_weight: float = Field(1.0, ge=0.0)
     keyword_weight: float = Field(1.0, ge=0.0)
     glossary: dict[str, str] = Field(default_factory=dict)
+    document_scope: bool = True
 
 
 class RerankSettings(_Section):

@@ -20,11 +20,14 @@ import time
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+
+import numpy as np
 
 from core.config import RerankSettings, RetrievalSettings
 from core.embedder import Embedder
 from core.fusion import convex_fusion, reciprocal_rank_fusion
+from core.rerank.base import Reranker
+from core.scoping import DocumentScoper
 from core.store import Store, path_filter
 from core.types import Chunk, ScoredChunk
 
@@ -32,16 +35,6 @@ log = logging.getLogger(__name__)
 
 ALL = "**"
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)  # letters and digits; punctuation and FTS syntax split
-
-
-class Reranker(Protocol):
-    """Second-stage reranker (structurally the ``Reranker`` of :mod:`core.rerank`)."""
-
-    name: str
-
-    def rerank(self, question: str, candidates: list[ScoredChunk], keep: int) -> list[ScoredChunk]:
-        """Return the best ``keep`` of ``candidates``, best first, with scores in 0..1."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -123,11 +116,14 @@ class HybridRetriever:
         settings: ``retrieval`` settings (top_k, candidates per leg, fusion, weights, glossary).
         reranker: optional second stage; ``None`` keeps the fused order.
         rerank: ``rerank`` settings (how many fused candidates the reranker sees).
+        scoper: optional document scoping (a question naming a policy searches only that policy).
     """
 
     def __init__(self, store: Store, embedder: Embedder, settings: RetrievalSettings,
-                 reranker: Reranker | None = None, rerank: RerankSettings | None = None) -> None:
+                 reranker: Reranker | None = None, rerank: RerankSettings | None = None,
+                 scoper: DocumentScoper | None = None) -> None:
         self.store = store
+        self.scoper = scoper
         self.embedder = embedder
         self.settings = settings
         self.reranker = reranker
@@ -142,7 +138,7 @@ class HybridRetriever:
         k = top_k or self.settings.top_k
         query = expand_glossary(question, self.settings.glossary)
         timings: dict[str, float] = {"embed": 0.0, "retrieve": 0.0, "rerank": 0.0}
-        where = self._where(scope)
+        where = self._where(question, scope)
         if where == "false" or self.store.count_chunks() == 0 or not tokenize(query):
             return RetrievalResult([], query, timings)
         t0 = time.perf_counter()
@@ -157,17 +153,25 @@ class HybridRetriever:
                  len(chunks), len(fused), timings["embed"], timings["retrieve"], timings["rerank"])
         return RetrievalResult(chunks, query, timings, name)
 
-    def _where(self, scope: Sequence[str]) -> str | None:
-        """``None`` when the scope covers every indexed document, else a path filter."""
-        if any(g.strip().strip("/") in (ALL, "*", "") for g in scope):
+    def _where(self, question: str, scope: Sequence[str]) -> str | None:
+        """``None`` when the scope covers every indexed document, else a path filter. A question
+        that names a document (see :class:`~core.scoping.DocumentScoper`) narrows the scope to it."""
+        everything = any(g.strip().strip("/") in (ALL, "*", "") for g in scope)
+        if everything and self.scoper is None:
             return None
         indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
-        return path_filter(sorted(scope_paths(indexed, scope)))
+        allowed = sorted(scope_paths(indexed, scope))
+        if self.scoper is not None:
+            narrowed = self.scoper.narrow(question, scope, allowed)
+            if list(narrowed) != list(scope):
+                log.info("document scope: %d documents named", len(narrowed))
+                return path_filter(sorted(set(narrowed) & set(allowed)))
+        return None if everything else path_filter(allowed)
 
-    def _fuse(self, vector: object, query: str, where: str | None) -> list[ScoredChunk]:
+    def _fuse(self, vector: np.ndarray, query: str, where: str | None) -> list[ScoredChunk]:
         n = self.settings.candidates
         legs: dict[str, list[tuple[Chunk, float]]] = {
-            "vector": self.store.vector_search(vector, n, where),  # type: ignore[arg-type]
+            "vector": self.store.vector_search(vector, n, where),
             "keyword": self.store.keyword_search(keyword_query(query), n, where),
         }
         weights = {"vector": self.settings.vector_weight, "keyword": self.settings.keyword_weight}

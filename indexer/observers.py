@@ -98,6 +98,23 @@ def start_observer(watch: WatchSettings, root: Path, handler: FileSystemEventHan
     return RunningObserver(observer, "native", f"configured (watch.observer: {watch.observer})")
 
 
+def rearm(running: RunningObserver, root: Path, handler: FileSystemEventHandler) -> bool:
+    """Re-schedule ``handler`` on ``root`` when the observer's emitter has stopped (watchdog stops it
+    when the watched folder vanishes, e.g. an unmounted share) and ``root`` is back. True when re-armed;
+    the caller should reconcile, since events in between were lost."""
+    obs = running.observer
+    if any(e.is_alive() for e in obs.emitters) or not root.is_dir():
+        return False
+    try:
+        obs.unschedule_all()
+        obs.schedule(handler, str(root), recursive=True)
+    except OSError as exc:
+        log.warning("cannot re-watch %s (%s); the periodic reconcile still runs", root, exc)
+        return False
+    log.warning("%s is back; watching it again", root)
+    return True
+
+
 def _start_polling(watch: WatchSettings, root: Path, handler: FileSystemEventHandler,
                    reason: str) -> RunningObserver:
     observer = PollingObserver(timeout=watch.poll_interval_s)

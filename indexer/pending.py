@@ -40,7 +40,9 @@ class PendingPaths:
         with self._mutex:
             old = self._tasks.get(path)
             if moved_from is not None and not folder:
-                self._tasks.pop(moved_from, None)  # the move task covers its source
+                covered = self._tasks.pop(moved_from, None)  # the move task covers its source...
+                if covered is not None and covered.moved_from is not None:
+                    moved_from = covered.moved_from  # ...and a chain a → b → c is one move a → c
             since = old.since if old else time.time()
             src = moved_from or (old.moved_from if old else None)
             self._tasks[path] = Task(now + self.debounce_s, since, folder or bool(old and old.folder), src)

@@ -44,6 +44,7 @@ from indexer.moves import Move, find_moves, moved_chunks, prefix_moves
 from indexer.patterns import is_indexable
 from indexer.repair import repair_drift
 from indexer.summary import IndexSummary
+from indexer.worker import ExtractionWorker
 
 log = logging.getLogger(__name__)
 
@@ -75,19 +76,25 @@ class Indexer:
         settings: policies (root, include/ignore), extraction, chunking (fingerprint inputs).
         store: the LanceDB store (following the live generation).
         embedder_factory: builds the embedder; called at most once, on first need.
-        extract: ``extract(path, root)``; default in-process :func:`indexer.extract.extract_file`.
-            The composition root passes ``ExtractionWorker.extract`` (one spawned worker process per
-            Indexer, reused across files, killed on its time or memory limit).
+        extract: ``extract(path, root)``; default :func:`indexer.extract.extract_file`, in-process
+            unless ``isolate``.
+        isolate: extract in an :class:`~indexer.worker.ExtractionWorker` owned by this Indexer (one
+            spawned process, started on the first file, reused across files, killed and replaced on
+            its time or memory limit); call :meth:`close` to stop it. The composition root sets it.
     """
 
     def __init__(self, settings: Settings, store: Store, embedder_factory: Callable[[], Embedder],
-                 extract: ExtractFn | None = None) -> None:
+                 extract: ExtractFn | None = None, *, isolate: bool = False) -> None:
         self.settings = settings
         self.store = store
         self.root = settings.policies.root
         self.fingerprint = config_fingerprint(settings)
         self._embedding_settings_fp = embedding_fingerprint(settings)
         self._embedder_factory = embedder_factory
+        self._worker: ExtractionWorker | None = None
+        if extract is None and isolate:
+            self._worker = ExtractionWorker(extract_file, settings)
+            extract = self._worker.extract
         self._extract = extract or (lambda path, root: extract_file(path, root, settings))
         self._embedder: Embedder | None = None
         self._chunker: Chunker | None = None
@@ -96,6 +103,17 @@ class Indexer:
         self._lock = threading.RLock()
 
     # ---- public API ---------------------------------------------------------------------
+    def close(self) -> None:
+        """Stop the extraction worker process, if this Indexer owns one (it restarts on next use)."""
+        if self._worker is not None:
+            self._worker.close()
+
+    def __enter__(self) -> Indexer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def subscribe_invalidated(self, callback: Invalidated) -> None:
         """Call ``callback(relative paths)`` after each operation that changed, moved or removed
         files (e.g. the verified-answer cache drops answers citing them). Errors are logged."""

@@ -84,6 +84,10 @@ class MaintenanceScheduler:
         self.history[name] = JobHistory(name, interval_s)
         log.info("scheduled %s every %.0fs%s", name, interval_s, " (first run now)" if run_now else "")
 
+    def run_soon(self, name: str) -> None:
+        """Run job ``name`` as soon as the worker is free (its interval then continues from there)."""
+        self._sched.modify_job(name, next_run_time=datetime.now(UTC))
+
     def start(self) -> None:
         """Start the scheduler thread."""
         self._sched.start()

@@ -34,7 +34,14 @@ from core.config import Settings
 from core.embedder import Embedder
 from core.store import Store
 from indexer.lock import WriterLock
-from indexer.observers import EventRouter, ObserverFactory, ObserverKind, RunningObserver, start_observer
+from indexer.observers import (
+    EventRouter,
+    ObserverFactory,
+    ObserverKind,
+    RunningObserver,
+    rearm,
+    start_observer,
+)
 from indexer.patterns import is_indexable
 from indexer.pending import PendingPaths, Task
 from indexer.pipeline import Indexer
@@ -83,6 +90,8 @@ class PolicyWatcher:
         self._reconcile_on_start = reconcile_on_start
         self._running: RunningObserver | None = None
         self.pending = PendingPaths(settings.watch.debounce_s)
+        self._router = EventRouter(self.notify, self.notify_dir)
+        self._health_at = 0.0
         self._stop = threading.Event()
         self._worker = threading.Thread(target=self._run, name="policybot-watch", daemon=True)
         self._state_at = 0.0
@@ -95,8 +104,7 @@ class PolicyWatcher:
         if self._writer_lock is not None:
             self._writer_lock.acquire()
         try:
-            router = EventRouter(self.notify, self.notify_dir)
-            self._running = start_observer(self.settings.watch, self.root, router, self._native_factory)
+            self._running = start_observer(self.settings.watch, self.root, self._router, self._native_factory)
         except BaseException:
             self._release_lock()
             raise
@@ -166,7 +174,17 @@ class PolicyWatcher:
                     break
                 self._apply_safely(path, task)
             self.pending.done()
+            self._check_observer()
             self._publish_state()
+
+    def _check_observer(self) -> None:
+        """Once a second: re-arm the observer if the root vanished and came back, then reconcile."""
+        now = time.monotonic()
+        if self._running is None or now - self._health_at < _STATE_EVERY_S:
+            return
+        self._health_at = now
+        if rearm(self._running, self.root, self._router):
+            self.scheduler.run_soon("reconcile")
 
     def _apply_safely(self, path: Path, task: Task) -> None:
         try:
@@ -182,6 +200,10 @@ class PolicyWatcher:
     def _apply(self, path: Path, task: Task) -> None:
         src = task.moved_from if task.moved_from is not None and not exists_exact(task.moved_from) else None
         if not exists_exact(path):
+            if not self.root.is_dir():  # share unmounted: files look deleted but are not
+                log.warning("policy root %s unavailable; keeping %s", self.root, self._rel(path))
+                self.pending.retry(path, task, time.monotonic() + self.settings.watch.retry_max_s)
+                return
             self.gate.forget(path)
             with self.write_lock:
                 gone = [p for p in (path, src) if p is not None and self.indexer.remove_path(p)]
@@ -208,6 +230,8 @@ class PolicyWatcher:
     def _expand_dir(self, path: Path, task: Task) -> None:
         """Folder created/deleted/moved: one file task per known row under it and per file in it."""
         prefix = self._rel(path)
+        if prefix in ("", ".") and not path.is_dir():  # the root itself is gone: wait for it to return
+            return
         src_prefix = self._rel(task.moved_from) if task.moved_from is not None else None
         known = list(self.indexer.store.documents())
         if src_prefix is not None:
@@ -221,6 +245,9 @@ class PolicyWatcher:
 
     # ---- jobs and state -----------------------------------------------------------------
     def _reconcile(self) -> None:
+        if not self.root.is_dir():  # an unmounted share must not empty the index
+            log.warning("policy root %s unavailable; reconcile skipped", self.root)
+            return
         summary = self.indexer.reconcile(self.root)
         log.info("scheduled reconcile: indexed=%d removed=%d failed=%d in %.1fs", summary.indexed,
                  summary.removed, summary.failed, summary.seconds)

@@ -2,10 +2,12 @@
 
 A PDF that hangs or inflates to gigabytes (a ~300 KB FlateDecode bomb does) must not take the indexer
 down with it. :class:`ExtractionWorker` keeps one *spawned* child process (not forked: LanceDB is not
-fork-safe) that extracts files one at a time. The child caps its address space with
-``RLIMIT_AS`` (``extraction.memory_mb``); the parent waits at most ``extraction.timeout_s`` per file and
-kills the child when it overruns. Either way the file is reported as failed with a one-line reason
-and the next file gets a fresh child.
+fork-safe) that extracts files one at a time. The child caps its address space with ``RLIMIT_AS``
+(``extraction.memory_mb`` above its size at start); the parent waits at most ``extraction.timeout_s``
+per file and kills the child when it overruns. Either way the file is reported as failed with a
+one-line reason and the next file gets a fresh child. A child whose address space has grown past
+half the limit (Python keeps freed memory; a 400-page PDF leaves a large heap) retires after its
+reply, so a normal file is never killed for memory a previous file left behind.
 
 Python docs: multiprocessing "Contexts and start methods"; resource.setrlimit.
 """
@@ -34,10 +36,17 @@ STARTUP_TIMEOUT_S = 120.0
 
 
 def _child_main(conn: Connection, extract: ExtractFn, settings: Settings, memory_mb: int) -> None:
-    """Child loop: receive (path, root), send ("ok", doc) | ("error", reason)."""
-    limit = memory_mb * 1024 * 1024
+    """Child loop: receive (path, root), send (status, doc | reason, retire); ``retire`` tells the
+    parent this child exits after the reply because its address space grew past half the limit.
+
+    The limit is ``memory_mb`` on top of the child's address space at start: a spawned child
+    re-imports the parent's main module, and importing lancedb alone reserves ~1.4 GB of virtual
+    memory that is never used, which must not count against the extraction.
+    """
+    base = _address_space()
+    limit = base + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    conn.send(("ready", None))
+    conn.send(("ready", None, False))
     while True:
         try:
             msg = conn.recv()
@@ -45,15 +54,32 @@ def _child_main(conn: Connection, extract: ExtractFn, settings: Settings, memory
             return
         if msg is None:
             return
-        path, root = msg
-        try:
-            conn.send(("ok", extract(Path(path), Path(root), settings)))
-        except ExtractionError as exc:
-            conn.send(("error", str(exc)))
-        except MemoryError:
-            conn.send(("error", f"extraction exceeded the memory limit ({memory_mb} MB)"))
-        except Exception as exc:  # one bad file must never stop the others
-            conn.send(("error", f"{type(exc).__name__}: {exc}".splitlines()[0][:300]))
+        status, payload = _extract_one(extract, Path(msg[0]), Path(msg[1]), settings, memory_mb)
+        retire = _address_space() > base + (limit - base) // 2
+        conn.send((status, payload, retire))
+        if retire:
+            return
+
+
+def _extract_one(extract: ExtractFn, path: Path, root: Path, settings: Settings,
+                 memory_mb: int) -> tuple[str, object]:
+    try:
+        return "ok", extract(path, root, settings)
+    except ExtractionError as exc:
+        return "error", str(exc)
+    except MemoryError:
+        return "error", f"extraction exceeded the memory limit ({memory_mb} MB)"
+    except Exception as exc:  # one bad file must never stop the others
+        return "error", f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+
+
+def _address_space() -> int:
+    """This process's virtual memory size in bytes (what RLIMIT_AS limits); 0 when unknown."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class ExtractionWorker:
@@ -92,12 +118,13 @@ class ExtractionWorker:
         child.close()
         self._proc, self._conn = proc, parent
         try:
-            ready = parent.poll(STARTUP_TIMEOUT_S) and parent.recv()[0] == "ready"
+            ready = bool(parent.poll(STARTUP_TIMEOUT_S)) and parent.recv()[0] == "ready"
         except (EOFError, ConnectionResetError):
             ready = False
         if not ready:
             self._kill()
-            raise ExtractionError(f"the extraction worker process did not start within {STARTUP_TIMEOUT_S:g} s")
+            raise ExtractionError(
+                f"the extraction worker process did not start within {STARTUP_TIMEOUT_S:g} s")
         return parent
 
     def extract(self, path: Path, root: Path) -> ExtractedDocument:
@@ -115,7 +142,7 @@ class ExtractionWorker:
             raise ExtractionError(f"extraction took longer than {timeout:g} s and was stopped "
                                   "(extraction.timeout_s)")
         try:
-            status, payload = conn.recv()
+            status, payload, retire = conn.recv()
         except (EOFError, ConnectionResetError):
             code = self._proc.exitcode if self._proc is not None else None
             self._kill()
@@ -123,10 +150,19 @@ class ExtractionWorker:
                 f"extraction process died (exit code {code}); the file may exceed the memory limit "
                 f"of {self._settings.extraction.memory_mb} MB (extraction.memory_mb)") from None
         log.debug("extracted %s in %.0f ms", path.name, (time.perf_counter() - t0) * 1e3)
+        if retire:  # the child exits by itself; the next file gets a fresh one
+            log.info("extraction worker retired after %s (address space above half of %d MB)", path.name,
+                     self._settings.extraction.memory_mb)
+            self._retire()
         if status == "error":
             raise ExtractionError(str(payload))
         result: Any = payload
         return result
+
+    def _retire(self) -> None:
+        if self._proc is not None:
+            self._proc.join(5)
+        self._kill()
 
     def _kill(self) -> None:
         if self._proc is not None and self._proc.is_alive():

@@ -19,7 +19,9 @@ from core.answering import PolicyAnswerService
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.embedder import Embedder, make_embedder
 from core.llm.base import AnswerProvider
-from core.retrieval import HybridRetriever, Reranker
+from core.rerank.base import Reranker
+from core.retrieval import HybridRetriever
+from core.scoping import DocumentScoper
 from core.store import Store
 
 if TYPE_CHECKING:
@@ -89,7 +91,7 @@ class App:
     @cached_property
     def store(self) -> Store:
         """The LanceDB store in ``data_dir``."""
-        return Store(self.settings.data_dir, self.settings.keyword)
+        return Store(self.settings.data_dir, self.settings.keyword, self.settings.index)
 
     def embedder_factory(self) -> Embedder:
         """The loaded embedder (what the indexer calls when it first needs vectors)."""
@@ -97,26 +99,25 @@ class App:
 
     @cached_property
     def indexer(self) -> Indexer:
-        """The indexer (extraction in-process; see the report on ``indexer.worker.ExtractionWorker``)."""
+        """The indexer; extraction runs in its isolated worker process (time and memory limits)."""
         from indexer.pipeline import Indexer
 
-        return Indexer(self.settings, self.store, self.embedder_factory)
+        return Indexer(self.settings, self.store, self.embedder_factory, isolate=True)
 
     def close(self) -> None:
-        """Release resources held by collaborators (nothing to release yet)."""
+        """Stop the indexer's extraction worker process, if the indexer was built."""
+        if "indexer" in self.__dict__:
+            self.indexer.close()
 
     @cached_property
     def reranker(self) -> Reranker | None:
-        """The reranker from ``rerank`` settings, or None when disabled or not installed."""
+        """The reranker from ``rerank`` settings (None when disabled; the offline reranker when the
+        cross-encoder cannot be loaded)."""
         if not self.settings.rerank.enabled:
             return None
-        try:
-            from core.rerank import make_reranker
-        except ImportError as exc:  # the rerank package is optional at this stage
-            log.warning("reranker unavailable (%s); using fused order", exc)
-            return None
-        reranker: Reranker = make_reranker(self.settings.rerank, embedder=self.embedder)
-        return reranker
+        from core.rerank import make_reranker
+
+        return make_reranker(self.settings.rerank, embedder=self.embedder)
 
     @cached_property
     def provider(self) -> AnswerProvider:
@@ -135,6 +136,7 @@ class App:
     @cached_property
     def service(self) -> PolicyAnswerService:
         """The answer service (retriever + reranker + provider)."""
+        scoper = DocumentScoper(self.store) if self.settings.retrieval.document_scope else None
         retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
-                                    reranker=self.reranker, rerank=self.settings.rerank)
+                                    reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper)
         return PolicyAnswerService(retriever, self.provider)

@@ -1,7 +1,8 @@
 """Build a decompression-bomb PDF for the isolation tests: one page whose content stream is the
 FlateDecode (zlib, RFC 1950) compression of one text-drawing operator followed by ``inflated_mb``
 MiB of spaces (PDF whitespace), so a parser that inflates it whole needs that much memory. zlib at
-level 9 compresses runs of one byte about 1030:1, so ~1 GiB inflates from ~1 MiB on disk. PDF 1.7 (ISO 32000-1) §7.3.8, §7.4.4."""
+level 9 compresses runs of one byte about 1030:1, so ~1 GiB inflates from ~1 MiB on disk.
+PDF 1.7 (ISO 32000-1) §7.3.8 (stream objects), §7.4.4 (FlateDecode)."""
 
 from __future__ import annotations
 

@@ -119,3 +119,13 @@ def test_console_chat_stops_at_end_of_input(tmp_path: Path) -> None:
         raise EOFError
 
     assert chat(service, Console(record=True), read=eof) == 0
+
+
+def test_run_without_slack_tokens_opens_console_chat(config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SLACK_BOT_TOKEN", raising=False)
+    monkeypatch.delenv("SLACK_APP_TOKEN", raising=False)
+    result = CliRunner().invoke(cli, ["--config", str(config), "run"],
+                                input="What is the grace period for premium?\nexit\n")
+    out = " ".join(result.stdout.split())  # rich wraps long lines
+    assert result.exit_code == 0, result.output
+    assert "No Slack tokens" in out and "thirty days" in out and "grace.md" in out

@@ -17,6 +17,7 @@ from indexer.extract.headings import heading_level
 from indexer.extract.layout import Box, reading_regions
 from indexer.extract.ocr import FakeOcr, TesseractOcr, make_ocr_engine
 from indexer.extract.quality import assess_text
+from indexer.extract.tables import column_list_text
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -184,6 +185,8 @@ def test_two_column_text_around_a_table_is_read_column_by_column() -> None:
     ("3.1.1 In-patient Treatment", 3),
     ("4 EXCLUSIONS", 1),
     ("GENERAL CONDITIONS", 1),
+    ("Art. 1 Versicherte Personen", 1),
+    ("9.3 Für Massnahmen gemäss Art. 9.1, welche nicht durch die", None),
     ("4. Cataract", None),
     ("2.44 Pre existing disease means any condition, ailment", None),
     ("The Company shall pay the claim within 30 days.", None),
@@ -194,9 +197,20 @@ def test_heading_level_of_a_line(line: str, level: int | None) -> None:
 
 def test_pdf_blocks_carry_their_section(tmp_path: Path) -> None:
     f = tmp_path / "sections.pdf"
-    f.write_bytes(_pdf_with_text(["4 EXCLUSIONS", "4.2 Waiting Period", "Cataract is covered after two years.",
+    f.write_bytes(_pdf_with_text(["4 EXCLUSIONS", "4.2 Waiting Period", "Cataract is covered after a year.",
                                   "4. Cataract", "5 CLAIMS", "Notify us within 30 days."]))
     blocks = extract_file(f, tmp_path, Settings()).blocks
     sections = {b.text: b.section for b in blocks if b.kind == "text"}
-    assert sections["Cataract is covered after two years.\n4. Cataract"] == "4 EXCLUSIONS > 4.2 Waiting Period"
+    expected = "4 EXCLUSIONS > 4.2 Waiting Period"
+    assert sections["Cataract is covered after a year.\n4. Cataract"] == expected
     assert sections["Notify us within 30 days."] == "5 CLAIMS"
+
+
+def test_numbered_list_in_two_table_columns_becomes_a_list() -> None:
+    table = "| 1. Cataract | 3. Hernia |\n| --- | --- |\n| 2. Gout | 4. Hydrocele |"
+    assert column_list_text(table) == "1. Cataract\n2. Gout\n3. Hernia\n4. Hydrocele"
+
+
+def test_two_column_key_value_table_stays_a_table() -> None:
+    table = "| Benefit | Limit |\n| --- | --- |\n| Room rent | 1% of SI |\n| ICU | 2% of SI |"
+    assert column_list_text(table) is None

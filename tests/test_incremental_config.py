@@ -54,7 +54,8 @@ def test_chunk_size_change_embeds_only_new_chunk_texts(tmp_path: Path, root: Pat
     assert store.count_chunks() == summary.chunks_embedded + summary.chunks_reused
 
 
-def test_embedding_model_change_rebuilds_everything_in_a_shadow_generation(tmp_path: Path, root: Path) -> None:
+def test_embedding_model_change_rebuilds_everything_in_a_shadow_generation(tmp_path: Path,
+                                                                          root: Path) -> None:
     indexer, store, old_factory = build(tmp_path, root)
     indexer.reconcile()
     old_generation, old_chunks = store.generation, store.count_chunks()

@@ -92,7 +92,8 @@ def test_move_path_api_for_a_folder(root: Path, indexed: tuple) -> None:
     assert events == [["hr/leave.md", "hr/travel.md"]]
 
 
-def test_directory_moved_out_of_the_root_removes_its_files(tmp_path: Path, root: Path, indexed: tuple) -> None:
+def test_directory_moved_out_of_the_root_removes_its_files(tmp_path: Path, root: Path,
+                                                           indexed: tuple) -> None:
     indexer, store, _, events = indexed
     shutil.move(str(root / "hr"), str(tmp_path / "archive"))
     assert indexer.move_path(root / "hr", tmp_path / "archive") == "removed"

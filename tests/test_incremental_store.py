@@ -69,7 +69,8 @@ def test_optimize_compacts_and_keeps_search_results(store: Store) -> None:
 
 
 def fragment_count(store: Store) -> int:
-    return int(store.db.open_table(store.chunks_table_name).stats()["fragment_stats"]["num_fragments"])
+    stats: dict[str, dict[str, int]] = dict(store.db.open_table(store.chunks_table_name).stats())  # type: ignore[arg-type]
+    return int(stats["fragment_stats"]["num_fragments"])
 
 
 def test_ann_index_only_above_the_threshold(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from core.config import RetrievalSettings
 from core.embedder import FakeEmbedder
 from core.fusion import convex_fusion, min_max, reciprocal_rank_fusion
 from core.retrieval import HybridRetriever, expand_glossary, in_scope, keyword_query, tokenize
+from core.scoping import DocumentScoper
 from core.types import ScoredChunk
 from tests.retrieval_helpers import RETRIEVAL, add_document, make_chunk, new_store
 
@@ -152,6 +153,7 @@ def test_convex_fusion_from_settings(tmp_path: Path) -> None:
 
 class _ReverseReranker:
     name = "reverse"
+    fallback_reason: str | None = None
 
     def rerank(self, question: str, candidates: list[ScoredChunk], keep: int) -> list[ScoredChunk]:
         return list(reversed(candidates))[:keep]
@@ -162,3 +164,23 @@ def test_reranker_hook_reorders_candidates(two_docs: HybridRetriever) -> None:
     reranked = HybridRetriever(two_docs.store, two_docs.embedder, RETRIEVAL, reranker=_ReverseReranker())
     result = reranked.retrieve("grace period for premium")
     assert result.reranker == "reverse" and result.chunks[-1].chunk == plain[0].chunk
+
+
+def test_question_naming_a_document_searches_only_it(tmp_path: Path) -> None:
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    add_document(store, emb, "arogya_sanjeevani.pdf",
+                 ["Arogya Sanjeevani Policy", "The grace period for premium payment is fifteen days."])
+    add_document(store, emb, "policy.pdf",
+                 ["National Parivar Mediclaim Plus Policy", "The grace period for premium is thirty days."])
+    retriever = HybridRetriever(store, emb, RETRIEVAL, scoper=DocumentScoper(store))
+    result = retriever.retrieve("What is the grace period under the National Parivar Mediclaim Plus Policy?")
+    assert result.chunks and {s.chunk.path for s in result.chunks} == {"policy.pdf"}
+
+
+def test_document_naming_never_widens_the_scope(tmp_path: Path) -> None:
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    add_document(store, emb, "hr/leave.md", ["Leave policy", "Staff get 25 days of paid leave."])
+    add_document(store, emb, "insurance/arogya.pdf", ["Arogya Sanjeevani Policy", "Grace period is 15 days."])
+    retriever = HybridRetriever(store, emb, RETRIEVAL, scoper=DocumentScoper(store))
+    result = retriever.retrieve("Grace period under Arogya Sanjeevani?", scope=["hr/**"])
+    assert {s.chunk.path for s in result.chunks} == {"hr/leave.md"}

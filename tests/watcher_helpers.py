@@ -7,12 +7,13 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from watchdog.observers import Observer
 
 from core.config import Settings
@@ -55,6 +56,16 @@ class RecordingIndexer(Indexer):
         return super().index_path(abs_path)
 
 
+class CountingEmbedder(FakeEmbedder):
+    """The FakeEmbedder, counting the texts it embeds (a rename must embed none)."""
+
+    embedded = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.embedded += len(texts)
+        return super().embed(texts)
+
+
 @dataclass
 class Watched:
     """A running watcher on ``root`` with its store and recording indexer."""
@@ -64,6 +75,7 @@ class Watched:
     store: Store
     indexer: RecordingIndexer
     watcher: PolicyWatcher
+    embedder: CountingEmbedder
     outside: Path = field(default_factory=Path)
 
 
@@ -82,13 +94,13 @@ def watching(tmp_path: Path, observer: str, native_factory: ObserverFactory = Ob
     root.mkdir(exist_ok=True)
     settings = make_settings(tmp_path, root, observer, **watch)
     store = Store(settings.data_dir)
-    embedder = FakeEmbedder()
+    embedder = CountingEmbedder()
     indexer = RecordingIndexer(settings, store, lambda: embedder)
     watcher = start_watching(settings, indexer, native_factory=native_factory)
     try:
         outside = tmp_path / "outside"
         outside.mkdir(exist_ok=True)
-        yield Watched(root.resolve(), settings, store, indexer, watcher, outside)
+        yield Watched(root.resolve(), settings, store, indexer, watcher, embedder, outside)
     finally:
         watcher.stop()
 

@@ -8,7 +8,8 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
 3. score each unit (with its list lead-in) against the question:
    ``score = (w_cov · coverage + w_sem · similarity) · rank discount`` where *coverage* is the
    IDF-weighted share of the question's (lightly stemmed) content words found in the unit (BM25's
-   IDF, Robertson & Zaragoza 2009, computed over the candidate units, so it is bounded in [0, 1]),
+   IDF, Robertson & Zaragoza 2009, computed over the candidate units, so it is bounded in [0, 1];
+   words of product names in the question keep a quarter of their weight),
    *similarity* is the cosine between question and unit embeddings (when an embedder is given) and
    the *rank discount* mildly prefers units of higher-ranked sources; a unit that defines the term
    of a definition question gets a bonus; the answer's confidence is the best score capped at 1;
@@ -46,6 +47,10 @@ am also about after before all both each few more most other some same own just 
 tell policy policies define defined definition mean means meaning explain describe extent"""
 STOP_WORDS = frozenset(_STOP.split())
 """Question words that carry no content for matching sentences."""
+NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
+"""A run of two or more capitalised words inside the question: a product or document name."""
+NAME_WEIGHT = 0.25
+"""Share of its IDF a name word keeps: names pick the document (retrieval's job), not the sentence."""
 DEFINITION_QUESTION = re.compile(r"\b(?:define|definition|meaning|mean by|what does .+ mean)\b", re.I)
 DEFINITION_BOOST = 0.3
 """Added to a unit that defines a term of a definition question ("2.22 Hospital means …")."""
@@ -116,6 +121,8 @@ class ExtractiveAnswerer:
             return []
         unit_terms = [{stem(t) for t in tokenize(f"{u.lead} {u.text}")} for u in units]
         idf = _idf(terms, unit_terms)
+        for t in _name_terms(request.question) & terms:
+            idf[t] *= NAME_WEIGHT
         total = sum(idf.values())
         sims = self._similarities(request.question, units)
         w_cov, w_sem = WEIGHTS_WITH_EMBEDDINGS if sims is not None else WEIGHTS_LEXICAL_ONLY
@@ -197,6 +204,12 @@ def _jaccard(a: Unit, b: Unit) -> float:
 
 def _units_by_source(request: GenerationRequest) -> dict[int, list[Unit]]:
     return {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
+
+
+def _name_terms(question: str) -> set[str]:
+    """Stemmed words of the capitalised name runs of ``question`` ("National Parivar Mediclaim Plus
+    Policy"), not counting the question's first word."""
+    return {stem(t) for m in NAME_RUN.finditer(question) for t in tokenize(m.group(0))}
 
 
 def _defined_terms(question: str, terms: set[str]) -> set[str]:

@@ -8,6 +8,7 @@ Every failure a user can fix becomes :class:`core.errors.ExtractionError` with a
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 from functools import partial
@@ -39,8 +40,9 @@ def _extractors(ocr: OcrEngine | None) -> dict[str, Extractor]:
 
 def relative_posix(path: Path, root: Path) -> str:
     """``path`` relative to ``root`` with POSIX separators (``path`` itself when outside ``root``)."""
+    # absolute, not resolved: a symlinked file keeps its name inside the root
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
     except ValueError:
         return path.as_posix()
 

@@ -2,12 +2,14 @@
 
 A line is a heading when it is short (≤ :data:`MAX_WORDS` words, ≤ :data:`MAX_CHARS` characters), does
 not end like a sentence or a list lead-in (``.`` ``,`` ``;`` ``:``), holds no defining verb ("means",
-"shall", "is", "are") and is either
+"shall", "is", "are", German "ist", "wird", …), does not end in a function word ("the", "die"), is not
+continued by a line starting in lower case, and is either
 
 - **multi-level numbered** ("4.2 Waiting Period", "3.1.1 In-patient Treatment"): level = number depth;
 - **single-level numbered in capitals** ("3 BENEFITS COVERED UNDER THE POLICY", "4. EXCLUSIONS"):
   level 1 (a single number with a mixed-case title is usually a list item: "4. Cataract");
-- **all capitals** ("DEFINITIONS", "GENERAL CONDITIONS"): level 1.
+- **all capitals** ("DEFINITIONS", "GENERAL CONDITIONS"): level 1;
+- **an article/section label with a title** ("Art. 1 Versicherte Personen", "Section 4 Claims"): level 1.
 
 :class:`SectionTracker` keeps the heading stack across pages so each block gets its section path,
 ``"3 BENEFITS COVERED UNDER THE POLICY > 3.1 COVERAGE"``, as DOCX heading styles do.
@@ -18,21 +20,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from indexer.extract.quality import FUNCTION_WORDS
+
 MAX_WORDS = 12
 MAX_CHARS = 90
 MIN_LETTERS = 4
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s*([A-Za-z(].*)$")
 _SENTENCE_END = (".", ",", ";", ":")
-_DEFINITION = re.compile(r"\s(?:means|shall|is|are)\s", re.I)
+_ARTICLE = re.compile(r"^(?:Art\.|Article|Artikel|Section|Clause|Chapter|Kapitel)\s*\d+[a-z]?\.?\s+[A-ZÄÖÜ]")
+_DEFINITION = re.compile(r"\s(?:means|shall|is|are|ist|sind|wird|werden)\s", re.I)
 """A verb inside the line makes it a sentence or a definition ("2.44 Pre existing disease means…")."""
 
 
 def heading_level(line: str) -> int | None:
     """Heading level (1 = top) of one line of text, or ``None`` when it is not a heading."""
     line = line.strip()
-    if len(line) > MAX_CHARS or len(line.split()) > MAX_WORDS or line.endswith(_SENTENCE_END) \
-            or _DEFINITION.search(line):
+    words = line.lower().split()
+    if len(line) > MAX_CHARS or len(words) > MAX_WORDS or line.endswith(_SENTENCE_END) \
+            or _DEFINITION.search(line) or (len(words) > 1 and words[-1] in FUNCTION_WORDS):
         return None
+    if _ARTICLE.match(line):
+        return 1
     m = _NUMBERED.match(line)
     if m is not None:
         depth = m.group(1).count(".") + 1
@@ -65,9 +73,10 @@ class SectionTracker:
         stack is updated as headings pass."""
         parts: list[tuple[str, str, bool]] = []
         body: list[str] = []
-        for line in text.split("\n"):
+        lines = text.split("\n")
+        for line, after in zip(lines, [*lines[1:], ""], strict=True):
             level = heading_level(line)
-            if level is None:
+            if level is None or after[:1].islower():
                 body.append(line)
                 continue
             if any(b.strip() for b in body):

@@ -26,10 +26,11 @@ from core.types import Block, ExtractedDocument
 from indexer.extract.headings import SectionTracker
 from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
 from indexer.extract.ocr import OcrEngine
-from indexer.extract.pdfium_page import column_text, open_document
+from indexer.extract.pdfium_page import column_text, image_boxes, open_document
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
 from indexer.extract.tables import (
     clean_rows,
+    column_list_text,
     merge_continuations,
     split_markdown_table,
     to_markdown,
@@ -91,33 +92,49 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
     if pdoc is None:
         return [Segment("text", text)]
     page = pdoc[index]
-    replaced = ocr_gate(page, index + 1, text, ocr, settings, notes)
+    images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
+    replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
     if replaced is not None:
         return [Segment("text", replaced)]
     text = column_text(page) or text
-    extra = image_text(page, index + 1, ocr, settings, notes)
+    extra = image_text(page, index + 1, images, ocr, settings, notes)
     return [Segment("text", text)] + ([Segment("text", extra)] if extra else [])
+
+
+def has_image_xobject(page: pypdf.PageObject, depth: int = 2) -> bool:
+    """The page's resources hold an image XObject (directly or in a form XObject, ``depth`` levels);
+    a dictionary look-up that spares PDFium's slower object walk on the many pages without images."""
+    try:
+        return _resources_have_image(page.get("/Resources"), depth)
+    except Exception:  # odd resources: let PDFium look
+        return True
+
+
+def _resources_have_image(resources: Any, depth: int) -> bool:
+    resources = resources.get_object() if resources is not None else None
+    xobjects = resources.get("/XObject") if resources is not None else None
+    for ref in (xobjects.get_object().values() if xobjects is not None else []):
+        obj = ref.get_object()
+        if obj.get("/Subtype") == "/Image":
+            return True
+        if depth > 1 and obj.get("/Subtype") == "/Form" \
+                and _resources_have_image(obj.get("/Resources"), depth - 1):
+            return True
+    return False
 
 
 def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
     """pdfplumber's segments of a table page, with the text between tables read column by column
     when that band of the page is two-column (pdfplumber reads across both columns line by line)."""
-    if _two_column_only(segments):
-        columns = column_text(page)
-        if columns:
-            return [Segment("text", columns)]
     out = []
     for seg in segments:
-        text = column_text(page, seg.span) if seg.kind == "text" and seg.span and seg.text.strip() else None
+        if seg.kind == "table":
+            listed = column_list_text(seg.text)
+            out.append(Segment("text", listed) if listed else seg)
+            continue
+        text = column_text(page, seg.span) if seg.span and seg.text.strip() else None
         out.append(Segment("text", text) if text else seg)
     return out
-
-
-def _two_column_only(segments: list[Segment]) -> bool:
-    """Every table pdfplumber found has two columns: on a page PDFium reads as two text columns, such
-    a "table" is a list laid out in two columns (``family_medicare.pdf`` p13), read column by column."""
-    tables = [s.text for s in segments if s.kind == "table"]
-    return bool(tables) and all(t.split("\n", 1)[0].count(" | ") == 1 for t in tables)
 
 
 def open_pdf(path: Path) -> pypdf.PdfReader:

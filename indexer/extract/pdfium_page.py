@@ -32,10 +32,9 @@ def open_document(path: Path) -> Any | None:
         return None
 
 
-def text_boxes(page: Any) -> list[Box]:
-    """The page's text rectangles in top-down coordinates (points)."""
+def text_boxes(page: Any, textpage: Any) -> list[Box]:
+    """The text rectangles of ``page`` (its PDFium text page ``textpage``), top-down, in points."""
     height = page.get_height()
-    textpage = page.get_textpage()
     boxes = []
     for i in range(textpage.count_rects()):
         left, bottom, right, top = textpage.get_rect(i)
@@ -52,19 +51,21 @@ def column_text(page: Any, span: tuple[float, float] | None = None) -> str | Non
         return None
     width, height = page.get_size()
     top, bottom = span if span is not None else (0.0, height)
-    boxes = [b for b in text_boxes(page) if top <= (b.top + b.bottom) / 2 <= bottom]
+    textpage = page.get_textpage()
+    boxes = [b for b in text_boxes(page, textpage) if top <= (b.top + b.bottom) / 2 <= bottom]
     regions = reading_regions(boxes, width, height)
     if regions is None:
         return None
-    textpage = page.get_textpage()
     parts = [textpage.get_text_bounded(r.x0, height - min(r.bottom, bottom), r.x1, height - max(r.top, top))
              for r in regions]
     return "\n".join(clean_pdfium_text(p) for p in parts if p.strip())
 
 
 def clean_pdfium_text(text: str) -> str:
-    """PDFium line breaks (CRLF) to ``\\n``; its line-end hyphen marker (U+0002, U+FFFE) to ``-``."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x02", "-").replace("\ufffe", "-")
+    """PDFium line breaks (CRLF) to ``\\n``; its line-end hyphen marker (U+0002, U+FFFE), which
+    replaces the hyphen *and* the line break, back to ``-\\n`` so de-hyphenation treats it as pypdf's."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\x02", "-\n").replace("\ufffe", "-\n")
 
 
 def image_boxes(page: Any) -> list[Box]:

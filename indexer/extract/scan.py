@@ -1,5 +1,7 @@
 """OCR decisions for one PDF page: replace an unusable text layer, and read images that hold text.
 
+The caller finds the page's large images once (:func:`indexer.extract.pdfium_page.image_boxes`).
+
 1. :func:`ocr_gate` – when :func:`indexer.extract.quality.assess_text` rejects the page's text
    (empty on a page with an image, or garbage), the page is rendered at ``extraction.ocr_dpi`` and
    OCR'd. Without an engine the page number is recorded in ``needs_ocr`` and its text dropped, so the
@@ -17,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.config import ExtractionSettings
+from indexer.extract.layout import Box
 from indexer.extract.ocr import OcrEngine, prepare
-from indexer.extract.pdfium_page import image_boxes, render
+from indexer.extract.pdfium_page import render
 from indexer.extract.quality import assess_text
 
 log = logging.getLogger(__name__)
@@ -37,21 +40,22 @@ class ScanNotes:
     ocr_seconds: float = 0.0
 
 
-def ocr_gate(page: Any, number: int, text: str, ocr: OcrEngine | None, settings: ExtractionSettings,
-             notes: ScanNotes) -> str | None:
+def ocr_gate(page: Any, number: int, text: str, images: list[Box], ocr: OcrEngine | None,
+             settings: ExtractionSettings, notes: ScanNotes) -> str | None:
     """Replacement text for a page whose text layer is unusable, or ``None`` to keep ``text``.
 
     Args:
         page: the PDFium page.
         number: 1-based page number (for notes).
         text: the text pypdf extracted.
+        images: the page's large images (:func:`image_boxes`).
         ocr: the engine, or ``None`` (OCR off or tesseract missing).
 
     Returns:
         The OCR text; ``""`` when the page needs OCR but no engine is available; ``None`` when the
         text is usable.
     """
-    verdict = assess_text(text, has_image=bool(image_boxes(page)))
+    verdict = assess_text(text, has_image=bool(images))
     if verdict.usable:
         return None
     if ocr is None:
@@ -65,13 +69,13 @@ def ocr_gate(page: Any, number: int, text: str, ocr: OcrEngine | None, settings:
     return result[0]
 
 
-def image_text(page: Any, number: int, ocr: OcrEngine | None, settings: ExtractionSettings,
-               notes: ScanNotes) -> str:
-    """OCR text of the large images of a page that has a usable text layer (``""`` when none)."""
+def image_text(page: Any, number: int, images: list[Box], ocr: OcrEngine | None,
+               settings: ExtractionSettings, notes: ScanNotes) -> str:
+    """OCR text of the large ``images`` of a page that has a usable text layer (``""`` when none)."""
     if ocr is None or not settings.ocr_images or page.get_rotation() % 360:
         return ""
     texts = []
-    for box in image_boxes(page):
+    for box in images:
         text, confidence = _recognize(page, box, ocr, settings, notes)
         if text.strip() and confidence >= MIN_IMAGE_CONFIDENCE:
             texts.append(text)
@@ -80,7 +84,7 @@ def image_text(page: Any, number: int, ocr: OcrEngine | None, settings: Extracti
     return "\n\n".join(texts)
 
 
-def _recognize(page: Any, region: Any, ocr: OcrEngine, settings: ExtractionSettings,
+def _recognize(page: Any, region: Box | None, ocr: OcrEngine, settings: ExtractionSettings,
                notes: ScanNotes) -> tuple[str, float]:
     t0 = time.perf_counter()
     result = ocr.recognize(prepare(render(page, settings.ocr_dpi, region)), settings.ocr_language)

@@ -6,6 +6,7 @@ whole table, or, when too large, parts that each repeat the header row.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from core.tokens import count_tokens
@@ -85,3 +86,25 @@ def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
 def within_tokens(max_tokens: int) -> Callable[[str], bool]:
     """Predicate "at most ``max_tokens`` cl100k tokens" for :func:`split_markdown_table`."""
     return lambda text: count_tokens(text) <= max_tokens
+
+
+_LEADING_NUMBER = re.compile(r"^(\d+)[.)]\s")
+
+
+def column_list_text(table: str) -> str | None:
+    """A markdown "table" that is really a numbered list laid out in two columns (items 1–9 on the
+    left, 10–17 on the right: ``family_medicare.pdf`` p13), as the list in reading order — left
+    column then right column, one item per line; ``None`` for any other table."""
+    rows = [line[2:-2].split(" | ") for line in table.split("\n")]
+    rows = [rows[0], *rows[2:]]
+    if any(len(r) != 2 for r in rows):
+        return None
+    columns = [[r[j] for r in rows if r[j]] for j in range(2)]
+    numbers = [[_LEADING_NUMBER.match(c) for c in col] for col in columns]
+    if not all(numbers[0]) or not all(numbers[1]) or not columns[1]:
+        return None
+    left = [int(m.group(1)) for m in numbers[0] if m]
+    right = [int(m.group(1)) for m in numbers[1] if m]
+    if left != sorted(left) or right != sorted(right) or right[0] <= left[-1]:
+        return None
+    return "\n".join(columns[0] + columns[1])

@@ -1,0 +1,52 @@
+"""Document scoping for retrieval: when a question names a policy, search only that document.
+
+Wraps :mod:`core.query.doc_scope` (name catalog from each document's first chunks, detection, and
+``restrict`` so a name never widens a channel's scope). The catalog is rebuilt when the set of indexed
+documents (path + sha256) changes, so the watcher's updates are picked up on the next question.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from core.query.doc_scope import (
+    TITLE_CHUNKS,
+    DocumentCatalog,
+    build_catalog,
+    detect_scope,
+    restrict,
+    titles_from_chunk_rows,
+)
+from core.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class DocumentScoper:
+    """Narrows a scope to the documents a question names.
+
+    Args:
+        store: the index; title texts come from the first chunks of each document.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._key: frozenset[tuple[str, str]] = frozenset()
+        self._catalog: DocumentCatalog | None = None
+
+    def narrow(self, question: str, scope: Sequence[str], allowed: Sequence[str]) -> list[str]:
+        """The named documents among ``allowed`` (indexed paths inside ``scope``), or ``scope`` unchanged
+        when the question names none of them."""
+        return restrict(scope, detect_scope(question, self.catalog()), allowed)
+
+    def catalog(self) -> DocumentCatalog:
+        """The name catalog of the indexed documents (cached until a document changes)."""
+        docs = self.store.documents()
+        key = frozenset((p, d.sha256) for p, d in docs.items() if d.status == "indexed")
+        if self._catalog is None or key != self._key:
+            rows = self.store.chunk_rows(where=f"ordinal < {TITLE_CHUNKS}",
+                                         columns=["path", "ordinal", "text"])
+            self._catalog = build_catalog(titles_from_chunk_rows(rows))
+            self._key = key
+        return self._catalog
