@@ -40,7 +40,8 @@ class PoliciesSettings(_Section):
 
 
 class ExtractionSettings(_Section):
-    """How files become text blocks. Everything but the limits is part of the config fingerprint."""
+    """How files become text blocks. Everything but the limits and ``tesseract_cmd`` (where the binary
+    lives) is part of the config fingerprint."""
 
     pdf_tables: Literal["auto", "always", "never"] = "auto"
     table_max_tokens: int = Field(300, ge=32, le=2000)

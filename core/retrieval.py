@@ -138,13 +138,15 @@ class HybridRetriever:
         k = top_k or self.settings.top_k
         query = expand_glossary(question, self.settings.glossary)
         timings: dict[str, float] = {"embed": 0.0, "retrieve": 0.0, "rerank": 0.0}
-        where = self._where(question, scope)
-        if where == "false" or self.store.count_chunks() == 0 or not tokenize(query):
+        where, keywords = self._where(question, scope), tokenize(query)
+        if where == "false" or self.store.count_chunks() == 0 or not keywords:
             return RetrievalResult([], query, timings)
+        if self.scoper is not None and where is not None:  # confined: a document's name is noise
+            keywords = self.scoper.strip(keywords, self.scoper.name_words(question, self._allowed(scope)))
         t0 = time.perf_counter()
         vector = self.embedder.embed([query])[0]
         t1 = time.perf_counter()
-        fused = self._fuse(vector, query, where)
+        fused = self._fuse(vector, " ".join(keywords), where)
         t2 = time.perf_counter()
         chunks, name = self._rerank(question, fused, k)
         t3 = time.perf_counter()
@@ -159,8 +161,7 @@ class HybridRetriever:
         everything = any(g.strip().strip("/") in (ALL, "*", "") for g in scope)
         if everything and self.scoper is None:
             return None
-        indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
-        allowed = sorted(scope_paths(indexed, scope))
+        allowed = self._allowed(scope)
         if self.scoper is not None:
             narrowed = self.scoper.narrow(question, scope, allowed)
             if list(narrowed) != list(scope):
@@ -168,11 +169,16 @@ class HybridRetriever:
                 return path_filter(sorted(set(narrowed) & set(allowed)))
         return None if everything else path_filter(allowed)
 
-    def _fuse(self, vector: np.ndarray, query: str, where: str | None) -> list[ScoredChunk]:
+    def _allowed(self, scope: Sequence[str]) -> list[str]:
+        """The indexed paths inside ``scope``, sorted."""
+        indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
+        return sorted(scope_paths(indexed, scope))
+
+    def _fuse(self, vector: np.ndarray, keywords: str, where: str | None) -> list[ScoredChunk]:
         n = self.settings.candidates
         legs: dict[str, list[tuple[Chunk, float]]] = {
             "vector": self.store.vector_search(vector, n, where),
-            "keyword": self.store.keyword_search(keyword_query(query), n, where),
+            "keyword": self.store.keyword_search(keywords, n, where),
         }
         weights = {"vector": self.settings.vector_weight, "keyword": self.settings.keyword_weight}
         if self.settings.fusion == "convex":

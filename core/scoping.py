@@ -15,9 +15,11 @@ from core.query.doc_scope import (
     DocumentCatalog,
     build_catalog,
     detect_scope,
+    matched_names,
     restrict,
     titles_from_chunk_rows,
 )
+from core.query.text import fold
 from core.store import Store
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,20 @@ class DocumentScoper:
         """The named documents among ``allowed`` (indexed paths inside ``scope``), or ``scope`` unchanged
         when the question names none of them."""
         return restrict(scope, detect_scope(question, self.catalog()), allowed)
+
+    def name_words(self, question: str, allowed: Sequence[str]) -> set[str]:
+        """Folded words of the document names in ``question`` that name a document in ``allowed``.
+
+        Once retrieval is confined to the named document, its name only matches headers and title
+        pages, so the keyword leg drops these words."""
+        catalog = self.catalog()
+        permitted = set(allowed)
+        return {t for v in matched_names(question, catalog) if permitted & set(catalog.names[v]) for t in v}
+
+    @staticmethod
+    def strip(tokens: Sequence[str], words: set[str]) -> list[str]:
+        """``tokens`` without those whose plural fold is in ``words``."""
+        return [t for t in tokens if fold(t) not in words]
 
     def catalog(self) -> DocumentCatalog:
         """The name catalog of the indexed documents (cached until a document changes)."""

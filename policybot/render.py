@@ -49,6 +49,12 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
     console.print(f"documents: {docs['indexed']} indexed, {docs['failed']} failed · chunks: {data['chunks']}"
                   f" · stale (other fingerprint): {docs['stale']}")
     console.print(f"fingerprint: {data['fingerprint']}")
+    ix = data.get("index") or {}
+    if ix:
+        note = " · [yellow]rebuild pending (config changed)[/yellow]" if ix.get("rebuild_pending") else ""
+        if ix.get("building") is not None:
+            note += f" · shadow rebuild in progress (generation {ix['building']})"
+        console.print(f"index generation: {ix.get('generation')}{note}")
     console.print(f"answers: {data['provider']} · reranker: {data['reranker']}")
     if data.get("reranker_fallback"):
         console.print(f"[yellow]reranker fallback:[/yellow] {data['reranker_fallback']}")

@@ -18,8 +18,11 @@ def collect(settings: Settings, store: Store) -> dict[str, Any]:
 
     Shape: ``{"data_dir", "policy_root", "fingerprint", "chunks", "last_indexed_at",
     "documents": {"indexed", "failed", "stale"}, "files": [{"path", "status", "error", "chunks",
-    "pages", "indexed_at"}], "reranker", "reranker_fallback", "provider"}``; ``stale`` counts
-    documents indexed under another config fingerprint (they are re-embedded by the next reconcile).
+    "pages", "indexed_at"}], "index": {"generation", "live_fingerprint", "building",
+    "rebuild_pending", "swapped_at"}, "reranker", "reranker_fallback", "provider"}``; ``stale`` counts
+    documents indexed under another config fingerprint (they are re-embedded by the next reconcile);
+    ``index`` is the live generation of :mod:`core.store_state` and whether a shadow rebuild is
+    pending (the config fingerprint differs from the live one) or in progress (``building``).
     """
     fp = config_fingerprint(settings)
     docs = sorted(store.documents().values(), key=lambda d: d.path)
@@ -37,9 +40,17 @@ def collect(settings: Settings, store: Store) -> dict[str, Any]:
             "stale": sum(d.fingerprint != fp for d in docs),
         },
         "files": files,
+        "index": _index_state(store, fp),
         **_reranker(settings),
         "provider": "+".join([f"{p.kind}:{p.model}" for p in settings.llm.providers] + ["extractive"]),
     }
+
+
+def _index_state(store: Store, fingerprint: str) -> dict[str, Any]:
+    st = store.state()
+    return {"generation": st.generation, "live_fingerprint": st.fingerprint, "building": st.building,
+            "rebuild_pending": bool(st.fingerprint) and st.fingerprint != fingerprint,
+            "swapped_at": st.swapped_at}
 
 
 def _reranker(settings: Settings) -> dict[str, str | None]:

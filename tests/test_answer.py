@@ -126,7 +126,14 @@ def test_split_keeps_table_rows_with_header_as_lead() -> None:
 
 def test_split_treats_one_cell_rows_as_wrapped_text() -> None:
     units = split_units("| The Company shall pay the insured |  |\n|  | provided that: |\n|  | . The organ is used. |", 1)
-    assert [u.text for u in units] == ["The Company shall pay the insured provided that:", "The organ is used."]
+    assert [u.text for u in units] == ["The Company shall pay the insured provided that:", "• The organ is used."]
+    assert units[1].lead == "The Company shall pay the insured provided that:"
+
+
+def test_split_breaks_a_flattened_list_into_items() -> None:
+    units = split_units("iii. Two years waiting period a. Cataract b. Hernia", 1)
+    assert [u.text for u in units] == ["iii. Two years waiting period", "a. Cataract", "b. Hernia"]
+    assert units[1].lead == "iii. Two years waiting period"
 
 
 # ---- the service -------------------------------------------------------------------------------

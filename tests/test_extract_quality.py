@@ -214,3 +214,20 @@ def test_numbered_list_in_two_table_columns_becomes_a_list() -> None:
 def test_two_column_key_value_table_stays_a_table() -> None:
     table = "| Benefit | Limit |\n| --- | --- |\n| Room rent | 1% of SI |\n| ICU | 2% of SI |"
     assert column_list_text(table) is None
+
+
+def test_larger_font_line_starts_a_section(tmp_path: Path) -> None:
+    pdf = FPDF(format="A4")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", size=16)
+    pdf.text(20, 20, "Meals and Travel")
+    pdf.set_font("Helvetica", size=10)
+    for i, line in enumerate(["Meals are reimbursed up to a daily limit set by finance.",
+                              "Receipts must be attached to each claim within thirty days.",
+                              "Alcohol is never reimbursed under this policy at any time."]):
+        pdf.text(20, 30 + i * 6, line)
+    f = tmp_path / "font.pdf"
+    f.write_bytes(bytes(pdf.output()))
+    blocks = extract_file(f, tmp_path, Settings()).blocks
+    assert [(b.kind, b.section) for b in blocks] == [("heading", "Meals and Travel"),
+                                                      ("text", "Meals and Travel")]

@@ -21,6 +21,10 @@ _ITEM = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
+_INLINE_ITEM = re.compile(r"\s+(?=(?:[a-z]|[ivx]{1,4})[.)]\s+[A-Z(])|\s+(?=\.\s+[A-Z])")
+"""Where a list was flattened into one line ("… period a. Cataract b. Hernia", "… . The organ …")."""
+_LOST_MARKER = re.compile(r"^[.,;]\s+")
+"""A list marker lost in extraction leaves its dot; such a line becomes a bullet item."""
 _ABBREV_END = re.compile(
     r"(?:^|\s)(?:co|ltd|no|nos|rs|inr|dr|mr|mrs|ms|st|vs|viz|approx|incl|excl|cl|art|sec|e\.g|i\.e)\.$",
     re.IGNORECASE,
@@ -76,14 +80,21 @@ def _blocks(text: str) -> list[tuple[str, str]]:
             if len(cells) != 1:
                 continue
             line = cells[0]  # a one-cell row is wrapped text that a layout table detector boxed in
-        line = re.sub(r"^[.,;]\s+", "", line)  # a list marker lost in extraction leaves its dot
-        starts = _ITEM.match(line) is not None
-        prev = blocks[-1] if blocks else ("", "break")
-        if starts or prev[1] in ("break", "row") or prev[0].endswith((":", ";")):
-            blocks.append((line, "item" if starts else "sentence"))
-        else:
-            blocks[-1] = (f"{prev[0]} {line}", prev[1])
+        for piece in _INLINE_ITEM.split(line):
+            _add_line(blocks, _LOST_MARKER.sub("• ", piece.strip()))
     return [(b, k) for b, k in blocks if k != "break" and b]
+
+
+def _add_line(blocks: list[tuple[str, str]], line: str) -> None:
+    """Start a new block at a list item or after a clause end; else continue the previous one."""
+    if not line:
+        return
+    starts = _ITEM.match(line) is not None
+    prev = blocks[-1] if blocks else ("", "break")
+    if starts or prev[1] in ("break", "row") or prev[0].endswith((":", ";")):
+        blocks.append((line, "item" if starts else "sentence"))
+    else:
+        blocks[-1] = (f"{prev[0]} {line}", prev[1])
 
 
 def _sentences(block: str) -> list[str]:

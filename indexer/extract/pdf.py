@@ -7,13 +7,18 @@ rectangles and stroked lines (the ruling of a table; clipping rectangles do not 
 with at least :data:`TABULAR_MIN_RULES` of them go through pdfplumber. On those pages the text outside
 the tables comes from pdfplumber too, in top-to-bottom order around the tables, so table cells are not
 duplicated (nor interleaved, as pypdf does with multi-column tables).
+
+Then, per page: the quality gate and OCR (:mod:`.scan`: scanned or garbage pages, images of text),
+two-column reading order (:mod:`.layout` via :mod:`.pdfium_page`; also for the text around tables and
+for numbered lists pdfplumber took for a two-column table) and section headings (:mod:`.headings`,
+including lines pypdf reports in a larger font).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +28,7 @@ from pypdf.errors import DependencyError, PdfReadError, PyPdfError
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
 from core.types import Block, ExtractedDocument
-from indexer.extract.headings import SectionTracker
+from indexer.extract.headings import SectionTracker, emphasised_lines
 from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
 from indexer.extract.ocr import OcrEngine
 from indexer.extract.pdfium_page import column_text, image_boxes, open_document
@@ -55,6 +60,8 @@ class Segment:
     kind: str
     text: str
     span: tuple[float, float] | None = None
+    headings: dict[str, int] = field(default_factory=dict)
+    """Lines of this piece set in a larger font, with their heading level."""
 
 
 def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
@@ -88,9 +95,9 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
     columns when two-column, followed by the OCR of large images."""
     if index in plumbed:
         return _plumbed_in_columns(pdoc[index], plumbed[index]) if pdoc is not None else plumbed[index]
-    text = _page_text(reader, index, notes.warnings)
+    text, emphasised = _page_text(reader, index, notes.warnings)
     if pdoc is None:
-        return [Segment("text", text)]
+        return [Segment("text", text, headings=emphasised)]
     page = pdoc[index]
     images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
     replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
@@ -98,7 +105,7 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
         return [Segment("text", replaced)]
     text = column_text(page) or text
     extra = image_text(page, index + 1, images, ocr, settings, notes)
-    return [Segment("text", text)] + ([Segment("text", extra)] if extra else [])
+    return [Segment("text", text, headings=emphasised)] + ([Segment("text", extra)] if extra else [])
 
 
 def has_image_xobject(page: pypdf.PageObject, depth: int = 2) -> bool:
@@ -161,12 +168,21 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
-def _page_text(reader: pypdf.PdfReader, index: int, warnings: list[str]) -> str:
+def _page_text(reader: pypdf.PdfReader, index: int, warnings: list[str]) -> tuple[str, dict[str, int]]:
+    """pypdf's text of one page and its lines set in a larger font (heading candidates)."""
+    fragments: list[tuple[str, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        scale = abs(tm[0] * cm[0] + tm[1] * cm[2]) or 1.0
+        if text.strip():
+            fragments.append((nfkc(text), round(size * scale, 1)))
+
     try:
-        return reader.pages[index].extract_text() or ""
+        text = reader.pages[index].extract_text(visitor_text=visit) or ""
     except Exception as exc:  # pypdf raises many types on odd pages; one page never stops a file
         warnings.append(f"page {index + 1}: text extraction failed ({_one_line(exc)})")
-        return ""
+        return "", {}
+    return text, emphasised_lines(fragments)
 
 
 def _wants_tables(reader: pypdf.PdfReader, index: int, settings: ExtractionSettings) -> bool:
@@ -259,7 +275,7 @@ def _to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSetting
                                         kind="table"))
                 continue
             text = join_hyphenated(drop_lines(text, keys), keep).strip()
-            for section, part, is_heading in sections.split(text):
+            for section, part, is_heading in sections.split(text, seg.headings):
                 blocks.append(Block(path=rel, text=part, page=page_no, section=section,
                                     kind="heading" if is_heading else "text"))
     return blocks
