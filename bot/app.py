@@ -22,6 +22,8 @@ from bot.listeners import Bot, register
 from bot.responder import Responder
 from bot.work import BackgroundWork
 from core.answer_log import AnswerLog, VoteHook
+from core.cache import AnswerCache
+from core.cache.service import cache_vote_hook
 from core.config import Secrets, Settings
 from core.errors import ConfigError
 from core.service import AnswerService
@@ -55,6 +57,7 @@ def build_app(
     on_vote: VoteHook | None = None,
     client: WebClient | None = None,
     work: BackgroundWork | None = None,
+    cache: AnswerCache | None = None,
 ) -> App:
     """The policybot bolt app.
 
@@ -66,6 +69,9 @@ def build_app(
         status, reindex: callables behind the admin commands ``/policy status`` / ``/policy reindex``.
         on_vote: called as ``on_vote(answer_id, user, vote | None)`` after every vote change.
         client, work: override the WebClient (default :func:`make_client`) and the background executor.
+        cache: the verified-answer cache: votes feed it (:func:`core.cache.service.cache_vote_hook`) and
+            admins get ``/policy cache stats|forget``. Lookups are the service's business (pass a
+            :class:`core.cache.service.CachedAnswerService` as ``service``).
 
     Raises:
         ConfigError: no bot token.
@@ -78,11 +84,13 @@ def build_app(
     app = App(client=client, signing_secret=signing, process_before_response=True)
     if on_vote is not None:
         answer_log.add_vote_hook(on_vote)
+    if cache is not None:
+        answer_log.add_vote_hook(cache_vote_hook(answer_log, cache))
     responder = Responder(settings, client, service, answer_log)
     s = settings.slack
     bot = Bot(settings=settings, responder=responder, answer_log=answer_log, work=work or BackgroundWork(),
               dedupe=Deduper(), user_limit=RateLimiter(s.user_rate_per_minute),
               channel_limit=RateLimiter(s.channel_rate_per_minute), commands=lambda *a: None)
-    bot.commands = Commands(settings, responder, bot.allowed, status=status, reindex=reindex)
+    bot.commands = Commands(settings, responder, bot.allowed, status=status, reindex=reindex, cache=cache)
     register(app, bot)
     return app

@@ -1,5 +1,6 @@
 """The ``/policy`` slash command: ``/policy <question>`` (answer visible only to the asker), and the
-admin subcommands ``/policy status`` and ``/policy reindex [file]`` (user ids in ``slack.admins``).
+admin subcommands ``/policy status``, ``/policy reindex [file]``, ``/policy cache stats`` and
+``/policy cache forget <id>`` (user ids in ``slack.admins``).
 
 Replies are ephemeral (``chat.postEphemeral``). Status and reindex are callables supplied by the
 composition root, so the bot never imports the indexer.
@@ -14,12 +15,15 @@ from dataclasses import dataclass
 from bot.questions import Question
 from bot.render import render_notice
 from bot.responder import Responder
+from core.cache import AnswerCache
+from core.cache.jobs import stats_json, stats_text
 from core.config import Settings
 
 log = logging.getLogger(__name__)
 
 HELP = ("Usage: `/policy <question>` answers privately. Admins: `/policy status`, "
-        "`/policy reindex [file]`.")
+        "`/policy reindex [file]`, `/policy cache stats`, `/policy cache forget <id>`.")
+CACHE_USAGE = "Usage: `/policy cache stats` or `/policy cache forget <id>`."
 ADMIN_ONLY = "Only policybot admins can run `/policy {sub}` (see `slack.admins` in config.yaml)."
 
 
@@ -35,6 +39,7 @@ class Commands:
     allowed: Callable[[Question], bool]
     status: Callable[[], str] | None = None
     reindex: Callable[[str | None], str] | None = None
+    cache: AnswerCache | None = None
 
     def __call__(self, text: str, user: str, channel: str) -> None:
         sub, _, arg = text.strip().partition(" ")
@@ -42,7 +47,7 @@ class Commands:
                      is_dm=channel.startswith("D"))
         if sub.lower() in {"", "help"}:
             self._say(q, HELP)
-        elif sub.lower() in {"status", "reindex"}:
+        elif sub.lower() in {"status", "reindex", "cache"}:
             self._admin(q, sub.lower(), arg.strip() or None)
         elif self.allowed(q):
             self.responder.ask_ephemeral(q)
@@ -56,6 +61,9 @@ class Commands:
         if sub == "reindex":
             reindex = self.reindex
             fn = (lambda: reindex(arg)) if reindex is not None else None
+        elif sub == "cache":
+            cache = self.cache
+            fn = (lambda: cache_command(cache, arg or "")) if cache is not None else None
         if fn is None:
             self._say(q, f"`/policy {sub}` is not available in this process.")
             return
@@ -69,3 +77,16 @@ class Commands:
         msg = render_notice(text)
         self.responder.client.chat_postEphemeral(channel=q.channel, user=q.user, text=msg.text,
                                                  blocks=msg.blocks)
+
+
+def cache_command(cache: AnswerCache, arg: str) -> str:
+    """``stats`` → the cache's entries and counters; ``forget <id>`` → stop serving that entry."""
+    sub, _, entry_id = arg.strip().partition(" ")
+    if sub == "stats":
+        return stats_text(stats_json(cache.stats()))
+    if sub == "forget" and entry_id.strip():
+        entry_id = entry_id.strip()
+        if cache.forget(entry_id):
+            return f"Cache entry {entry_id} forgotten: it will not be served again."
+        return f"No live cache entry {entry_id} (see `/policy cache stats`)."
+    return CACHE_USAGE

@@ -2,7 +2,8 @@
 
 An answer becomes one or more messages of Block Kit blocks: the answer text in ``section`` blocks
 (≤ 3,000 characters each), the sources (file, page, section; a link when ``links.base_url`` is set),
-and a context line naming the provider with a hint to react 👍/👎. Text from documents is escaped
+and a context line naming the provider (for a verified answer from the cache: "✅ Verified answer ·
+3 👍 · confirmed <date> · sources unchanged") with a hint to react 👍/👎. Text from documents is escaped
 (``&``, ``<``, ``>``), which also neutralises ``<!channel>``, ``<!here>`` and ``<@U…>``. Long answers
 are split at paragraph, line, sentence or word boundaries so that the section texts, joined, equal the
 escaped answer: nothing is lost. Limits: https://docs.slack.dev/reference/block-kit/blocks/section-block
@@ -97,11 +98,22 @@ def tail_blocks(answer: Answer, base_url: str | None = None) -> list[Block]:
         lines = "\n".join(source_line(c, base_url) for c in _unique(answer.citations))
         for piece in split_text("*Sources*\n" + lines):
             blocks.append(_section(piece))
-    who = "verified answer cache" if answer.cached else answer.provider
     hint = f" · {VOTE_HINT}" if answer.found else ""
-    context = {"type": "mrkdwn", "text": f"Answered by {escape(who)}{hint}"}
+    label = verified_label(answer) if answer.cached else f"Answered by {escape(answer.provider)}"
+    context = {"type": "mrkdwn", "text": label + hint}
     blocks.append({"type": "context", "elements": [context]})
     return blocks
+
+
+def verified_label(answer: Answer) -> str:
+    """``✅ Verified answer · 3 👍 · confirmed 2026-11-29 · sources unchanged`` from the details of an
+    answer served by the verified-answer cache (``upvotes``, ``confirmed``, ``sources``)."""
+    d = answer.details
+    parts = ["✅ Verified answer", f"{escape(d.get('upvotes', '0'))} 👍"]
+    if d.get("confirmed"):
+        parts.append(f"confirmed {escape(d['confirmed'])}")
+    parts.append(f"sources {escape(d.get('sources', 'unchanged'))}")
+    return " · ".join(parts)
 
 
 def render_answer(answer: Answer, *, base_url: str | None = None) -> list[SlackMessage]:

@@ -3,7 +3,11 @@
 Every answer the bot posts is recorded with where it was posted (channel, thread, message ts), who asked
 what, the answer, its citations, the provider and the cached flag. The log gives a thread's history
 back to the answer service (follow-ups such as "And for Plan B?") and maps a reacted-to message back
-to its answer. Votes are one per (answer, user); ``None`` removes a vote. Vote hooks
+to its answer. Each answer also keeps the folder ``scope`` it was answered within and the service's
+``details`` (``details["cache_id"]`` when served from the verified-answer cache), so a vote needs no
+guessing.
+Logs written before those columns existed get them added on open (defaults ``["**"]`` and ``{}``).
+Votes are one per (answer, user); ``None`` removes a vote. Vote hooks
 (``on_vote(answer_id, user, vote | None)``) let the verified-answer cache follow the votes.
 No Slack imports here: channel and ts are plain strings.
 """
@@ -33,8 +37,10 @@ ANSWERS_SCHEMA = pa.schema([
     ("question_ts", pa.string()), ("message_ts", pa.string()), ("parts", pa.string()),
     ("user", pa.string()), ("question", pa.string()), ("answer", pa.string()),
     ("citations", pa.string()), ("provider", pa.string()), ("cached", pa.bool_()),
-    ("created_at", pa.float64()),
+    ("created_at", pa.float64()), ("scope", pa.string()), ("details", pa.string()),
 ])
+ADDED_COLUMNS = {"scope": "'[\"**\"]'", "details": "'{}'"}
+"""Columns added after the first release, with the SQL default that fills them in older logs."""
 VOTES_SCHEMA = pa.schema([
     ("answer_id", pa.string()), ("user", pa.string()), ("vote", pa.string()), ("updated_at", pa.float64()),
 ])
@@ -58,6 +64,10 @@ class AnswerRecord:
     cached: bool = False
     parts: tuple[str, ...] = ()
     created_at: float = 0.0
+    scope: tuple[str, ...] = ("**",)
+    """Folder globs the question was answered within."""
+    details: dict[str, str] = field(default_factory=dict)
+    """The service's ``Answer.details`` (e.g. ``cache_id`` of a verified answer)."""
 
     def turns(self) -> list[Turn]:
         """The question and the answer as two history turns."""
@@ -86,7 +96,7 @@ class AnswerLog:
     def __init__(self, db: Any) -> None:
         self._db = db
         self._lock = threading.Lock()
-        self._answers = db.create_table("answers", schema=ANSWERS_SCHEMA, exist_ok=True)
+        self._answers = _open_answers(db)
         self._votes = db.create_table("votes", schema=VOTES_SCHEMA, exist_ok=True)
         self._hooks: list[VoteHook] = []
 
@@ -96,6 +106,7 @@ class AnswerLog:
         row = asdict(rec) | {
             "citations": json.dumps([asdict(c) for c in rec.citations]),
             "parts": " ".join(rec.parts or (rec.message_ts,)),
+            "scope": json.dumps(list(rec.scope)), "details": json.dumps(rec.details),
             "created_at": rec.created_at or time.time(),
         }
         with self._lock:
@@ -159,6 +170,19 @@ class AnswerLog:
         return Tally(up=vs.count("up"), down=vs.count("down"))
 
 
+def _open_answers(db: Any) -> Any:
+    """The ``answers`` table, created, or opened with :data:`ADDED_COLUMNS` added when missing."""
+    try:
+        tbl = db.open_table("answers")
+    except (ValueError, FileNotFoundError):  # no table yet
+        return db.create_table("answers", schema=ANSWERS_SCHEMA, exist_ok=True)
+    missing = {k: v for k, v in ADDED_COLUMNS.items() if k not in tbl.schema.names}
+    if missing:
+        tbl.add_columns(missing)
+        log.info("answer log: added columns %s", sorted(missing))
+    return tbl
+
+
 def _row_record(r: dict[str, Any]) -> AnswerRecord:
     cites = [Citation(**c) for c in json.loads(r["citations"] or "[]")]
     return AnswerRecord(
@@ -166,4 +190,5 @@ def _row_record(r: dict[str, Any]) -> AnswerRecord:
         question_ts=r["question_ts"], message_ts=r["message_ts"], user=r["user"],
         question=r["question"], answer=r["answer"], citations=cites, provider=r["provider"],
         cached=bool(r["cached"]), parts=tuple((r["parts"] or "").split()), created_at=r["created_at"],
+        scope=tuple(json.loads(r.get("scope") or '["**"]')), details=json.loads(r.get("details") or "{}"),
     )

@@ -11,6 +11,7 @@ in ms) and ``retrieved`` (all top-k chunks, for eval).
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Iterator, Sequence
 
@@ -21,6 +22,9 @@ from core.retrieval import ALL, HybridRetriever, RetrievalResult
 from core.types import Answer, Citation, ScoredChunk, Turn
 
 log = logging.getLogger(__name__)
+
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+"""A source marker ``[n]`` in an answer's text."""
 
 
 class PolicyAnswerService:
@@ -54,27 +58,33 @@ class PolicyAnswerService:
         request = GenerationRequest(question=question, sources=found.chunks, history=tuple(history))
         t1 = time.perf_counter()
         generation: Generation | None = None
+        markers = MarkerRenumberer(len(found.chunks))
         try:
             for item in self.provider.stream(request):
                 if isinstance(item, Generation):
                     generation = item
-                else:
-                    yield item
+                elif delta := markers.feed(item):
+                    yield delta
         except ProviderError as exc:
             log.warning("provider %s failed: %s", self.provider.name, exc)
             generation = Generation(NOT_FOUND_TEXT, (), self.provider.name, found=False,
                                     attempts=(f"{self.provider.name}: {exc}",))
         if generation is None:
             generation = Generation(NOT_FOUND_TEXT, (), self.provider.name, found=False)
+        if tail := markers.flush():
+            yield tail
         t2 = time.perf_counter()
         yield build_answer(generation, found, generation_ms=(t2 - t1) * 1e3, total_ms=(t2 - t0) * 1e3)
 
 
 def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: float, total_ms: float) -> Answer:
-    """Assemble the :class:`Answer`: citations are the sources ``gen.cited`` names (1-based, in that
-    order; numbers outside the sources are dropped)."""
+    """Assemble the :class:`Answer`: citations are the sources ``gen.cited`` names (numbers outside the
+    sources are dropped), in order of first mention, and the text's ``[n]`` markers are renumbered
+    to point into that citation list."""
     sources = found.chunks
-    cited = [sources[n - 1] for n in dict.fromkeys(gen.cited) if 1 <= n <= len(sources)]
+    order = cited_order(gen.text, gen.cited, len(sources))
+    cited = [sources[n - 1] for n in order]
+    text = renumber(gen.text, order)
     details = {"query": found.query}
     if found.reranker:
         details["reranker"] = found.reranker
@@ -84,7 +94,7 @@ def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: floa
         details["attempts"] = " | ".join(gen.attempts)
     timings = {**found.timings_ms, "generate": generation_ms, "total": total_ms}
     return Answer(
-        answer=gen.text,
+        answer=text,
         citations=[to_citation(sc) for sc in cited] if gen.found else [],
         provider=gen.provider,
         found=gen.found,
@@ -92,6 +102,55 @@ def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: floa
         details=details,
         retrieved=[to_citation(sc) for sc in sources],
     )
+
+
+def cited_order(text: str, cited: Sequence[int], n_sources: int) -> list[int]:
+    """Source numbers in order of their first ``[n]`` marker in ``text``, then the other cited ones
+    (numbers outside 1..``n_sources`` dropped). The same order :class:`MarkerRenumberer` streams."""
+    marked = [int(m) for m in _MARKER.findall(text)]
+    return [n for n in dict.fromkeys([*marked, *cited]) if 1 <= n <= n_sources]
+
+
+def renumber(text: str, order: Sequence[int]) -> str:
+    """Rewrite ``[n]`` markers (source numbers) as positions in ``order`` (citation numbers)."""
+    index = {n: i for i, n in enumerate(order, start=1)}
+
+    def swap(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return f"[{index[n]}]" if n in index else m.group(0)
+
+    return _MARKER.sub(swap, text)
+
+
+class MarkerRenumberer:
+    """Renumbers ``[n]`` source markers in streamed text to citation numbers (order of first mention),
+    holding back a marker split across deltas until it is complete."""
+
+    def __init__(self, n_sources: int) -> None:
+        self.n_sources = n_sources
+        self.order: dict[int, int] = {}
+        self._pending = ""
+
+    def feed(self, delta: str) -> str:
+        """The renumbered text of ``delta`` that is safe to show now."""
+        text = self._pending + delta
+        cut = text.rfind("[")
+        if cut != -1 and re.fullmatch(r"\[\d{0,3}", text[cut:]):
+            text, self._pending = text[:cut], text[cut:]
+        else:
+            self._pending = ""
+        return _MARKER.sub(self._swap, text)
+
+    def flush(self) -> str:
+        """Whatever is still held back."""
+        text, self._pending = self._pending, ""
+        return text
+
+    def _swap(self, m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        if not 1 <= n <= self.n_sources:
+            return m.group(0)
+        return f"[{self.order.setdefault(n, len(self.order) + 1)}]"
 
 
 def to_citation(sc: ScoredChunk) -> Citation:

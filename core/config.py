@@ -91,7 +91,7 @@ class KeywordSettings(_Section):
 class RetrievalSettings(_Section):
     """Hybrid retrieval: vector leg + BM25 leg, fused by reciprocal rank fusion or a convex combination."""
 
-    top_k: int = Field(5, ge=1, le=100)
+    top_k: int = Field(8, ge=1, le=100)
     candidates: int = Field(30, ge=1, le=1000)
     fusion: Literal["rrf", "convex"] = "rrf"
     rrf_k: int = Field(60, ge=1)
@@ -178,6 +178,7 @@ class CacheSettings(_Section):
     min_net_upvotes: int = Field(1, ge=1)
     similarity_threshold: float = Field(0.9, ge=0.0, le=1.0)
     ttl_days: int = Field(90, ge=1)
+    expire_interval_s: float = Field(3600.0, gt=0)
 
 
 class WatchSettings(_Section):

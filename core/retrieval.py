@@ -131,7 +131,8 @@ class HybridRetriever:
 
     def retrieve(self, question: str, scope: Sequence[str] = (ALL,),
                  top_k: int | None = None) -> RetrievalResult:
-        """Top ``top_k`` (default ``retrieval.top_k``) chunks for ``question`` within ``scope``.
+        """Top ``top_k`` (default ``retrieval.top_k``; at most ``rerank.keep`` after a reranker) chunks
+        for ``question`` within ``scope``.
 
         Returns an empty result (never raises) when nothing is indexed or nothing is in scope.
         """
@@ -189,4 +190,5 @@ class HybridRetriever:
         if self.reranker is None or not fused:
             return fused[:k], ""
         pool = fused[: max(k, self.rerank_settings.candidates)]
-        return self.reranker.rerank(question, pool, keep=k), self.reranker.name
+        keep = min(k, self.rerank_settings.keep)
+        return self.reranker.rerank(question, pool, keep=keep), self.reranker.name

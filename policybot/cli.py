@@ -23,11 +23,12 @@ from typer.core import TyperGroup
 from core.config import Secrets, load_config
 from core.errors import PolicybotError
 from policybot import render
-from policybot.factory import App
+from policybot.cache_cli import cache_app
 
 if TYPE_CHECKING:
     from indexer.pipeline import IndexSummary
     from indexer.watcher import PolicyWatcher
+    from policybot.factory import App
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +50,16 @@ cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True,
 
 
 def _app(ctx: typer.Context) -> App:
-    app: App = ctx.obj
-    return app
+    """The one :class:`App` of this invocation, built on first use (``--help`` never builds it)."""
+    from policybot.factory import App  # imports LanceDB (~2 s)
+
+    root = ctx.find_root()
+    if "app" not in root.meta:
+        app = App(root.obj, Secrets.from_env())
+        root.meta["app"] = app
+        root.call_on_close(app.close)
+    built: App = root.meta["app"]
+    return built
 
 
 @cli.callback()
@@ -68,9 +77,7 @@ def _main(
     logging.basicConfig(level=level, format="%(name)s: %(message)s", datefmt="[%X]",
                         handlers=[RichHandler(console=Console(stderr=True), show_path=False)])
     logging.getLogger("sentence_transformers").setLevel(max(logging.WARNING, logging.getLevelName(level)))
-    app = App(settings, Secrets.from_env())
-    ctx.obj = app
-    ctx.call_on_close(app.close)
+    ctx.obj = settings
 
 
 @cli.command()
@@ -144,6 +151,10 @@ def run(ctx: typer.Context) -> None:
         if app.secrets.slack_bot_token:
             from policybot.serve import serve_slack
 
+            if app.settings.cache.enabled:  # TTL + metrics jobs of the verified-answer cache
+                from core.cache.jobs import schedule_cache_jobs
+
+                schedule_cache_jobs(watcher.scheduler, app.answer_cache, app.settings)
             serve_slack(app)
         else:
             console.print("No Slack tokens (SLACK_BOT_TOKEN / SLACK_APP_TOKEN) set: opening a console chat.")
@@ -200,3 +211,6 @@ def _start_watcher(app: App) -> PolicyWatcher:
 def main() -> None:
     """Console-script entry point."""
     cli()
+
+
+cli.add_typer(cache_app, name="cache")

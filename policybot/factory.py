@@ -25,6 +25,8 @@ from core.scoping import DocumentScoper
 from core.store import Store
 
 if TYPE_CHECKING:
+    from core.cache import AnswerCache
+    from core.service import AnswerService
     from indexer.pipeline import Indexer
 
 log = logging.getLogger(__name__)
@@ -102,12 +104,16 @@ class App:
         """The indexer; extraction runs in its isolated worker process (time and memory limits)."""
         from indexer.pipeline import Indexer
 
-        return Indexer(self.settings, self.store, self.embedder_factory, isolate=True)
+        indexer = Indexer(self.settings, self.store, self.embedder_factory, isolate=True)
+        indexer.subscribe_invalidated(self.invalidate_cached_answers)
+        return indexer
 
     def close(self) -> None:
         """Stop the indexer's extraction worker process, if the indexer was built."""
         if "indexer" in self.__dict__:
             self.indexer.close()
+        if "answer_cache" in self.__dict__:
+            self.answer_cache.flush()
 
     @cached_property
     def reranker(self) -> Reranker | None:
@@ -125,11 +131,8 @@ class App:
         extractive = ExtractiveAnswerer(self.settings.answer, self.embedder)
         if not self.settings.llm.providers:
             return extractive
-        try:
-            from core.llm.chain import make_chain
-        except ImportError as exc:
-            log.warning("LLM chain unavailable (%s); answering extractively", exc)
-            return extractive
+        from core.llm.chain import make_chain
+
         chain: AnswerProvider = make_chain(self.settings, self.secrets, fallback=extractive)
         return chain
 
@@ -140,3 +143,44 @@ class App:
         retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
                                     reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper)
         return PolicyAnswerService(retriever, self.provider)
+
+    # ---- verified-answer cache (core/cache) -------------------------------------------------
+    @cached_property
+    def answer_cache(self) -> AnswerCache:
+        """The verified-answer cache of the serving process (loads the embedding model: it embeds)."""
+        from core.cache import make_answer_cache
+        from core.fingerprint import config_fingerprint
+
+        return make_answer_cache(self.store, self.embedder, self.settings, config_fingerprint(self.settings))
+
+    @cached_property
+    def cached_service(self) -> AnswerService:
+        """:attr:`service` behind the verified-answer cache (just :attr:`service` when it is disabled)."""
+        if not self.settings.cache.enabled:
+            return self.service
+        from core.cache.service import CachedAnswerService
+
+        return CachedAnswerService(self.service, self.answer_cache)
+
+    def invalidate_cached_answers(self, paths: list[str]) -> None:
+        """The indexer's invalidated-sources subscriber: drop cached answers citing ``paths`` (in any
+        process, without loading the model; a no-op before the first vote created the cache table)."""
+        cache = self.admin_cache()
+        if cache is not None:
+            dropped = cache.invalidate_sources(paths)
+            log.info("%d changed sources invalidated %d cached answers", len(paths), len(dropped))
+
+    def admin_cache(self) -> AnswerCache | None:
+        """The cache for admin commands that never embed (stats, forget): opened with the stored table's
+        vector size, so the model is not loaded; None when no cache table exists yet."""
+        if "answer_cache" in self.__dict__:
+            return self.answer_cache
+        from core.cache import make_answer_cache
+        from core.cache.factory import stored_dimension
+        from core.fingerprint import config_fingerprint
+
+        dim = stored_dimension(self.store)
+        if dim is None:
+            return None
+        return make_answer_cache(self.store, self.embedder, self.settings, config_fingerprint(self.settings),
+                                 dimension=dim)

@@ -19,7 +19,8 @@ HTTP_PORT = 3000
 
 
 def serve_slack(app: App) -> None:
-    """Build the bolt app on ``app.service`` and serve until interrupted (blocks).
+    """Build the bolt app on ``app.cached_service`` (votes feed ``app.answer_cache``) and serve until
+    interrupted (blocks).
 
     Raises:
         ConfigError: ``SLACK_BOT_TOKEN`` is not set.
@@ -28,8 +29,10 @@ def serve_slack(app: App) -> None:
     from bot.runner import run_http, run_socket_mode
     from core.answer_log import AnswerLog
 
-    bolt = build_app(app.settings, app.secrets, app.service, AnswerLog(app.store.db),
-                     status=lambda: _status_text(app), reindex=lambda path: _reindex_text(app, path))
+    cache = app.answer_cache if app.settings.cache.enabled else None
+    bolt = build_app(app.settings, app.secrets, app.cached_service, AnswerLog(app.store.db),
+                     status=lambda: _status_text(app), reindex=lambda path: _reindex_text(app, path),
+                     cache=cache)
     if app.secrets.slack_app_token:
         run_socket_mode(bolt, app.secrets.slack_app_token)
     else:

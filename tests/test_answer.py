@@ -9,7 +9,7 @@ import pytest
 from core.answer.extractive import NOT_FOUND_TEXT, ExtractiveAnswerer
 from core.answer.safety import unsafe_rule
 from core.answer.sentences import split_units
-from core.answering import PolicyAnswerService
+from core.answering import MarkerRenumberer, PolicyAnswerService, build_answer, cited_order, renumber
 from core.config import AnswerSettings
 from core.embedder import FakeEmbedder
 from core.errors import ProviderError
@@ -69,8 +69,9 @@ def test_extractive_definition_brings_its_criteria_list() -> None:
 
 def test_extractive_adds_a_row_with_new_figures() -> None:
     gen = _ask("Is there a benefit for health check-ups?",
-               "Health check-up expenses are reimbursed at the end of a block of two continuous policy years.\n"
-               "| Cover | Plan A | Plan B |\n| --- | --- | --- |\n| Health check-up | INR 5,000 | INR 7,500 |")
+               "Health check-up expenses are reimbursed after a block of two continuous policy years.\n"
+               "| Cover | Plan A | Plan B |\n| --- | --- | --- |\n"
+               "| Health check-up | INR 5,000 | INR 7,500 |")
     assert "two continuous policy years" in gen.text and "INR 5,000" in gen.text
 
 
@@ -125,8 +126,10 @@ def test_split_keeps_table_rows_with_header_as_lead() -> None:
 
 
 def test_split_treats_one_cell_rows_as_wrapped_text() -> None:
-    units = split_units("| The Company shall pay the insured |  |\n|  | provided that: |\n|  | . The organ is used. |", 1)
-    assert [u.text for u in units] == ["The Company shall pay the insured provided that:", "• The organ is used."]
+    units = split_units("| The Company shall pay the insured |  |\n|  | provided that: |\n"
+                        "|  | . The organ is used. |", 1)
+    assert [u.text for u in units] == ["The Company shall pay the insured provided that:",
+                                       "• The organ is used."]
     assert units[1].lead == "The Company shall pay the insured provided that:"
 
 
@@ -195,3 +198,18 @@ def test_service_turns_provider_failure_into_refusal(service: PolicyAnswerServic
     svc = PolicyAnswerService(service.retriever, _FailingProvider())
     ans = svc.ask("What is the grace period?")
     assert not ans.found and ans.provider == "broken" and "down" in ans.details["attempts"]
+
+
+def test_citation_markers_are_renumbered_to_the_citation_list(service: PolicyAnswerService) -> None:
+    gen = Generation("Thirty days [2]. Leave is 25 days [1].", [1, 2], "fake")
+    found = service.retriever.retrieve("grace period leave")
+    ans = build_answer(gen, found, generation_ms=1.0, total_ms=2.0)
+    assert ans.answer == "Thirty days [1]. Leave is 25 days [2]."
+    assert ans.citations[0].chunk_id == found.chunks[1].chunk.chunk_id
+
+
+def test_streamed_markers_are_renumbered_like_the_final_answer() -> None:
+    markers = MarkerRenumberer(n_sources=5)
+    streamed = markers.feed("Thirty days [") + markers.feed("5]. Leave [2], again [5].") + markers.flush()
+    assert streamed == "Thirty days [1]. Leave [2], again [1]."
+    assert renumber("Thirty days [5]. Leave [2], again [5].", cited_order("[5] [2]", [2, 5], 5)) == streamed

@@ -74,6 +74,10 @@ def assert_consistent(data: Path, root: Path) -> None:
     assert store.state().building is None
 
 
+def documents_at_least(reader: Store, n: int) -> Callable[[], bool]:
+    return lambda: len(reader.documents()) >= n
+
+
 @pytest.fixture()
 def root(tmp_path: Path) -> Path:
     r = tmp_path / "policies"
@@ -85,8 +89,7 @@ def root(tmp_path: Path) -> Path:
 def test_kill_9_mid_index_then_restart_is_consistent(tmp_path: Path, root: Path) -> None:
     data, config = tmp_path / "data", write_config(tmp_path / "c.yaml", root, 96)
     for rows in (5, 25):  # killed twice, at different points
-        reader = Store(data)
-        kill_when(start(config, data, root), lambda n=rows: len(reader.documents()) >= n)
+        kill_when(start(config, data, root), documents_at_least(Store(data), rows))
     reader = Store(data)
     assert 5 <= len(reader.documents()) < FILES
     finish(config, data, root)

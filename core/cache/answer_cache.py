@@ -193,6 +193,11 @@ class AnswerCache:
                  result.timings_ms["cache_lookup"])
         return result
 
+    def count_miss(self, reason: str) -> None:
+        """Count a miss decided before :meth:`lookup` (e.g. ``"follow-up"``: lookup skipped)."""
+        with self._lock:
+            self._misses[reason] += 1
+
     def _search(self, question: str, ids: list[str], sims: np.ndarray, in_scope: np.ndarray) -> Answer | Miss:
         """Try the nearest in-scope entries above the threshold; a miss names the nearest one's reason
         (``"scope"`` when only entries of other scopes are that close)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from core.cache.answer_cache import AnswerCache, ChunkHashes
-from core.cache.store import CacheTable
+from core.cache.store import TABLE_NAME, CacheTable
 from core.config import Settings
 from core.embedder import Embedder
 from core.store import Store, sql_str
@@ -45,13 +45,27 @@ def store_chunks_version(store: Store) -> Callable[[], object]:
     return version
 
 
+def stored_dimension(store: Store) -> int | None:
+    """Question-vector length of the existing ``answer_cache`` table; None when there is none."""
+    try:
+        tbl = store.db.open_table(TABLE_NAME)
+    except (ValueError, FileNotFoundError):
+        return None
+    size: int = tbl.schema.field("vector").type.list_size
+    return size
+
+
 def make_answer_cache(store: Store, embedder: Embedder, settings: Settings, fingerprint: str,
-                      clock: Callable[[], float] | None = None) -> AnswerCache:
+                      clock: Callable[[], float] | None = None, *,
+                      dimension: int | None = None) -> AnswerCache:
     """Build the verified-answer cache on ``store``'s LanceDB (table ``answer_cache``).
 
     ``fingerprint`` is the index's config fingerprint (:func:`core.fingerprint.config_fingerprint`).
+    ``dimension`` defaults to ``embedder.dimension`` (loads the model). Admin tools that never embed
+    (stats, forget, invalidate, expire) pass :func:`stored_dimension` instead — never a guess, since a
+    table of another dimension is dropped and recreated.
     """
-    table = CacheTable(store.db, embedder.dimension)
+    table = CacheTable(store.db, embedder.dimension if dimension is None else dimension)
     kwargs = {"clock": clock} if clock is not None else {}
     return AnswerCache(table, embedder, settings.cache, fingerprint=fingerprint,
                        chunk_hashes=store_chunk_hashes(store), chunks_version=store_chunks_version(store),

@@ -19,6 +19,8 @@ from bot.app import build_app
 from bot.runner import EVENTS_PATH, make_http_server
 from bot.work import BackgroundWork
 from core.answer_log import AnswerLog
+from core.cache import AnswerCache
+from core.cache.service import CachedAnswerService
 from core.config import ChannelSettings, Secrets, Settings, SlackSettings
 from core.store import Store
 from tests.slack_standin.events import EventsDriver
@@ -66,10 +68,13 @@ def secrets() -> Secrets:
 
 @contextmanager
 def open_env(tmp_path: Path, service: FakeAnswerService | None = None,
-             slack: SlackStandIn | None = None, **slack_overrides: Any) -> Iterator[BotEnv]:
+             slack: SlackStandIn | None = None, cache: AnswerCache | None = None,
+             **slack_overrides: Any) -> Iterator[BotEnv]:
     """A :class:`BotEnv`: the bot (real bolt + WebClient, built by ``build_app``) served over HTTP on a
     random port against a local Slack (a new one unless ``slack`` is given). ``slack_overrides`` go
-    into :class:`SlackSettings`. On exit, background work is drained and everything stopped."""
+    into :class:`SlackSettings`. With ``cache``, the app answers through a
+    :class:`~core.cache.service.CachedAnswerService` around ``service`` and votes feed the cache.
+    On exit, background work is drained and everything stopped."""
     with ExitStack() as stack:
         if slack is None:
             slack = stack.enter_context(SlackStandIn())
@@ -78,7 +83,8 @@ def open_env(tmp_path: Path, service: FakeAnswerService | None = None,
         work = BackgroundWork(workers=4)
         stack.callback(work.shutdown)
         answer_log = AnswerLog(Store(settings.data_dir).db)
-        app = build_app(settings, secrets(), service, answer_log, work=work,
+        served = CachedAnswerService(service, cache) if cache is not None else service
+        app = build_app(settings, secrets(), served, answer_log, work=work, cache=cache,
                         status=lambda: "index: 3 documents, 42 chunks",
                         reindex=lambda path: f"reindexed {path or 'everything'}")
         server = make_http_server(app, 0, host="127.0.0.1")
