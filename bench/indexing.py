@@ -123,6 +123,19 @@ def part_b(tmp: Path, fake: bool) -> None:
           f"in {s.seconds:.2f} s")
 
 
+VOCAB = ("employee", "manager", "approval", "receipt", "hotel", "flight", "meal", "allowance", "premium",
+         "deductible", "claim", "benefit", "leave", "contractor", "reimbursement", "travel", "insurance",
+         "dependent", "coverage", "hospital", "pharmacy", "network", "limit", "annual", "quarterly")
+
+
+def prose(n: int, marker: str) -> str:
+    """A paragraph of ~90 words whose wording (not just its numbers) differs for every ``n``, so the
+    extractor's repeated-line (header/footer) filter keeps it."""
+    rng = np.random.default_rng(n)
+    sentences = [" ".join(rng.choice(VOCAB, 8)).capitalize() + "." for _ in range(11)]
+    return f"{marker} applies here. " + " ".join(sentences)
+
+
 def write_pdf(path: Path, pages: int, seed_word: str, edit: int | None = None) -> Path:
     from fpdf import FPDF
 
@@ -135,8 +148,7 @@ def write_pdf(path: Path, pages: int, seed_word: str, edit: int | None = None) -
         pdf.set_font("Helvetica", size=11)
         for q in range(3):
             n = p * 3 + q
-            word = f"{seed_word}{n}" if n != edit else f"amended{seed_word}{n}"
-            text = " ".join(f"{word} clause {k} covers item {(n * 31 + k) % 997}." for k in range(12))
+            text = prose(n, f"{seed_word}{n}" if n != edit else f"amended{seed_word}{n}")
             pdf.multi_cell(0, 6, text, new_x="LMARGIN", new_y="NEXT")
     pdf.output(str(path))
     return path
@@ -169,7 +181,7 @@ def part_c(tmp: Path, fake: bool) -> None:
     t0 = time.perf_counter()
     write_pdf(path, 25, "zanzibar")
     outcome = ix.index_path(path)
-    hits = store.keyword_search("zanzibar40", 5)
+    hits = store.keyword_search("zanzibar40", 5)  # a marker word of the new text
     total = time.perf_counter() - t0
     ix.close()
     print(f"(c) 25-page PDF changed in a {store.count_chunks()}-chunk index: {outcome}, searchable after "

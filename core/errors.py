@@ -42,4 +42,6 @@ class ModelLoadError(PolicybotError):
 
 
 class DatasetError(PolicybotError):
-    """An eval question set (QA YAML) is unreadable or malformed; the message names the file, item and field."""
+    """An eval question set (QA YAML) is unreadable or malformed.
+
+    The message names the file, the item and the field."""
