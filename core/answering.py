@@ -1,7 +1,9 @@
 """``PolicyAnswerService``: the :class:`~core.service.AnswerService` used by the CLI, console chat,
 Slack bot and eval.
 
-Data flow: question → :class:`~core.retrieval.HybridRetriever` (embed, vector + BM25 legs, fusion,
+Data flow: question (+ thread history) → follow-up condensation (:func:`core.query.condense.condense`:
+the LLM rewriter when one is given, else a deterministic merge; ``answer.condense``) →
+:class:`~core.retrieval.HybridRetriever` (embed, vector + BM25 legs, fusion,
 optional reranker) → :class:`~core.llm.base.AnswerProvider` (the extractive answerer by default, or the
 LLM fallback chain) → :class:`~core.types.Answer` with citations of the sources the provider cited,
 the provider's name, per-stage timings (``embed``, ``retrieve``, ``rerank``, ``generate``, ``total``
@@ -18,6 +20,8 @@ from collections.abc import Iterator, Sequence
 from core.answer.extractive import NOT_FOUND_TEXT
 from core.errors import ProviderError
 from core.llm.base import AnswerProvider, Generation, GenerationRequest
+from core.query.condense import condense
+from core.query.rewriter import Rewriter
 from core.retrieval import ALL, HybridRetriever, RetrievalResult
 from core.types import Answer, Citation, ScoredChunk, Turn
 
@@ -33,11 +37,17 @@ class PolicyAnswerService:
     Args:
         retriever: hybrid retriever (with its optional reranker).
         provider: the answer provider (extractive answerer, or the LLM chain ending in it).
+        condense_follow_ups: rewrite a follow-up into a standalone question from the history before
+            retrieval (``answer.condense``).
+        rewriter: the LLM rewriter for follow-ups (``None``: the deterministic merge only).
     """
 
-    def __init__(self, retriever: HybridRetriever, provider: AnswerProvider) -> None:
+    def __init__(self, retriever: HybridRetriever, provider: AnswerProvider, *,
+                 condense_follow_ups: bool = True, rewriter: Rewriter | None = None) -> None:
         self.retriever = retriever
         self.provider = provider
+        self.condense_follow_ups = condense_follow_ups
+        self.rewriter = rewriter
 
     def ask(self, question: str, *, history: Sequence[Turn] = (), scope: Sequence[str] = (ALL,)) -> Answer:
         """Answer ``question`` from documents inside ``scope``; refuses instead of raising."""
@@ -54,8 +64,9 @@ class PolicyAnswerService:
         """Yield the provider's text deltas, then the final :class:`Answer`."""
         t0 = time.perf_counter()
         log.debug("question: %s (scope %s)", question, list(scope))
-        found = self.retriever.retrieve(question, scope)
-        request = GenerationRequest(question=question, sources=found.chunks, history=tuple(history))
+        standalone = self.standalone(question, history)
+        found = self.retriever.retrieve(standalone, scope)
+        request = GenerationRequest(question=standalone, sources=found.chunks, history=tuple(history))
         t1 = time.perf_counter()
         generation: Generation | None = None
         markers = MarkerRenumberer(len(found.chunks))
@@ -74,7 +85,23 @@ class PolicyAnswerService:
         if tail := markers.flush():
             yield tail
         t2 = time.perf_counter()
-        yield build_answer(generation, found, generation_ms=(t2 - t1) * 1e3, total_ms=(t2 - t0) * 1e3)
+        answer = build_answer(generation, found, generation_ms=(t2 - t1) * 1e3, total_ms=(t2 - t0) * 1e3)
+        if standalone != question:
+            answer.details["standalone_question"] = standalone
+        yield answer
+
+    def standalone(self, question: str, history: Sequence[Turn]) -> str:
+        """``question`` condensed with the thread ``history`` (unchanged without history or when
+        ``condense_follow_ups`` is off). Never raises: a failing LLM rewrite falls back to the merge."""
+        if not history or not self.condense_follow_ups:
+            return question
+        scoper = self.retriever.scoper
+        catalog = scoper.catalog() if scoper is not None else None
+        out = condense(question, history, self.rewriter, catalog=catalog)
+        if out != question:
+            log.info("follow-up condensed (%d → %d chars)", len(question), len(out))
+            log.debug("standalone question: %s", out)
+        return out
 
 
 def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: float, total_ms: float) -> Answer:

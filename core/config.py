@@ -99,6 +99,8 @@ class RetrievalSettings(_Section):
     keyword_weight: float = Field(1.0, ge=0.0)
     glossary: dict[str, str] = Field(default_factory=dict)
     document_scope: bool = True
+    legs: tuple[Literal["vector", "keyword"], ...] = ("vector", "keyword")
+    exact_weight: float = Field(0.1, ge=0.0)
 
 
 class RerankSettings(_Section):
@@ -117,7 +119,9 @@ class AnswerSettings(_Section):
     """The extractive answerer and the refusal threshold."""
 
     min_score: float = Field(0.2, ge=0.0, le=1.0)
+    min_coverage: float = Field(0.5, ge=0.0, le=1.0)
     max_sentences: int = Field(4, ge=1, le=20)
+    condense: bool = True
     max_context_tokens: int = Field(3000, ge=256)
 
 

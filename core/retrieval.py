@@ -4,8 +4,10 @@ Data flow of :meth:`HybridRetriever.retrieve`:
 
 question → glossary expansion (both legs) → scope → allowed paths → vector leg (embedding, cosine)
 and BM25 leg (LanceDB native full-text index, query tokenised by :func:`keyword_query`) → fusion
-(:mod:`core.fusion`: reciprocal rank fusion or convex combination, per ``retrieval.fusion``) →
-optional reranker stage → top-k :class:`~core.types.ScoredChunk`.
+(:mod:`core.fusion`: reciprocal rank fusion or convex combination, per ``retrieval.fusion``; the legs
+run are ``retrieval.legs``) → exact-match boost (:func:`core.query.exact.exact_match_boost`, weight
+``retrieval.exact_weight``) → the reranker's pool gets the stored-embedding cosine of every candidate
+(``scores["vector"]``) → optional reranker stage → top-k :class:`~core.types.ScoredChunk`.
 
 Retrieval never reads documents outside the scope: both legs are pre-filtered with
 :func:`core.store.path_filter` over the indexed paths that match the scope's folder globs.
@@ -26,9 +28,10 @@ import numpy as np
 from core.config import RerankSettings, RetrievalSettings
 from core.embedder import Embedder
 from core.fusion import convex_fusion, reciprocal_rank_fusion
+from core.query.exact import exact_match_boost
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
-from core.store import Store, path_filter
+from core.store import Store, path_filter, sql_str
 from core.types import Chunk, ScoredChunk
 
 log = logging.getLogger(__name__)
@@ -147,9 +150,10 @@ class HybridRetriever:
         t0 = time.perf_counter()
         vector = self.embedder.embed([query])[0]
         t1 = time.perf_counter()
-        fused = self._fuse(vector, " ".join(keywords), where)
+        fused = exact_match_boost(question, self._fuse(vector, " ".join(keywords), where),
+                                  self.settings.exact_weight)
         t2 = time.perf_counter()
-        chunks, name = self._rerank(question, fused, k)
+        chunks, name = self._rerank(question, fused, k, vector)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
         log.info("retrieved %d of %d candidates (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
@@ -177,18 +181,35 @@ class HybridRetriever:
 
     def _fuse(self, vector: np.ndarray, keywords: str, where: str | None) -> list[ScoredChunk]:
         n = self.settings.candidates
-        legs: dict[str, list[tuple[Chunk, float]]] = {
-            "vector": self.store.vector_search(vector, n, where),
-            "keyword": self.store.keyword_search(keywords, n, where),
-        }
+        legs: dict[str, list[tuple[Chunk, float]]] = {}
+        if "vector" in self.settings.legs:
+            legs["vector"] = self.store.vector_search(vector, n, where)
+        if "keyword" in self.settings.legs:
+            legs["keyword"] = self.store.keyword_search(keywords, n, where)
         weights = {"vector": self.settings.vector_weight, "keyword": self.settings.keyword_weight}
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
 
-    def _rerank(self, question: str, fused: list[ScoredChunk], k: int) -> tuple[list[ScoredChunk], str]:
+    def _rerank(self, question: str, fused: list[ScoredChunk], k: int,
+                vector: np.ndarray) -> tuple[list[ScoredChunk], str]:
         if self.reranker is None or not fused:
             return fused[:k], ""
-        pool = fused[: max(k, self.rerank_settings.candidates)]
+        pool = self._with_cosines(fused[: max(k, self.rerank_settings.candidates)], vector)
         keep = min(k, self.rerank_settings.keep)
         return self.reranker.rerank(question, pool, keep=keep), self.reranker.name
+
+    def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray) -> list[ScoredChunk]:
+        """``pool`` with ``scores["vector"]`` (question/chunk cosine) on every candidate: candidates
+        only the BM25 leg found get it from their stored embeddings (one filtered read, no model call)."""
+        missing = [sc.chunk.chunk_id for sc in pool if "vector" not in sc.scores]
+        if not missing:
+            return pool
+        where = "chunk_id IN (" + ", ".join(sql_str(c) for c in missing) + ")"
+        rows = self.store.chunk_rows(where=where, columns=["chunk_id", "vector"])
+        q = np.asarray(vector, dtype=np.float32)
+        q = q / (float(np.linalg.norm(q)) or 1.0)
+        cos = {r["chunk_id"]: float(np.asarray(r["vector"], dtype=np.float32) @ q) for r in rows}
+        return [sc if sc.chunk.chunk_id not in cos else
+                ScoredChunk(sc.chunk, sc.score, {**sc.scores, "vector": cos[sc.chunk.chunk_id]})
+                for sc in pool]

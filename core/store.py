@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import lancedb
 import numpy as np
@@ -30,56 +30,21 @@ import pyarrow as pa
 
 from core.config import IndexSettings, KeywordSettings
 from core.store_maintenance import ensure_indexes, optimize_table
+from core.store_schema import (
+    DOCUMENTS_SCHEMA,
+    DocStatus,
+    DocumentRecord,
+    chunks_schema,
+    path_filter,
+    sql_str,
+)
 from core.store_state import IndexState, read_state, table_names, write_state
 from core.types import Chunk
 
 log = logging.getLogger(__name__)
 
-DocStatus = Literal["indexed", "failed"]
-
-DOCUMENTS_SCHEMA = pa.schema([
-    ("path", pa.string()), ("sha256", pa.string()), ("size", pa.int64()), ("mtime_ns", pa.int64()),
-    ("fingerprint", pa.string()), ("status", pa.string()), ("error", pa.string()),
-    ("chunk_count", pa.int64()), ("pages", pa.int64()), ("indexed_at", pa.float64()),
-])
-
-
-def chunks_schema(dimension: int) -> pa.Schema:
-    """Arrow schema of the chunks table for vectors of ``dimension`` floats."""
-    return pa.schema([
-        ("chunk_id", pa.string()), ("path", pa.string()), ("page", pa.int32()),
-        ("page_end", pa.int32()), ("section", pa.string()), ("ordinal", pa.int32()),
-        ("text", pa.string()), ("text_hash", pa.string()),
-        ("vector", pa.list_(pa.float32(), dimension)),
-    ])
-
-
-def sql_str(value: str) -> str:
-    """Quote ``value`` as a SQL string literal for a LanceDB filter (single quotes doubled)."""
-    return "'" + value.replace("'", "''") + "'"
-
-
-def path_filter(paths: Iterable[str]) -> str:
-    """``path IN (...)`` over escaped literals; an empty set matches nothing."""
-    items = [sql_str(p) for p in paths]
-    return f"path IN ({', '.join(items)})" if items else "false"
-
-
-@dataclass(frozen=True)
-class DocumentRecord:
-    """One row of the documents table."""
-
-    path: str
-    sha256: str
-    size: int
-    mtime_ns: int
-    fingerprint: str
-    status: DocStatus
-    error: str = ""
-    chunk_count: int = 0
-    pages: int = 0
-    indexed_at: float = 0.0
-
+__all__ = ["DOCUMENTS_SCHEMA", "DocStatus", "DocumentRecord", "Store", "chunks_schema", "path_filter",
+           "sql_str"]
 
 class Store:
     """LanceDB tables in ``data_dir/lancedb``.

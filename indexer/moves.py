@@ -9,6 +9,7 @@ keeps their vectors: nothing is extracted or embedded again.
 from __future__ import annotations
 
 import logging
+import os
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,6 +82,15 @@ def moved_chunks(store: Store, src: str, dst: str) -> tuple[list[Chunk], np.ndar
                     text_hash=r["text_hash"]) for r in rows]
     vectors = np.asarray([r["vector"] for r in rows], dtype=np.float32)
     return chunks, vectors
+
+
+def exists_exact(path: Path) -> bool:
+    """True when ``path`` exists with exactly this spelling (on a case-insensitive file system a
+    case-only rename leaves ``Path.exists()`` true for the old name)."""
+    try:
+        return path.name in os.listdir(path.parent)
+    except OSError:
+        return False
 
 
 def prefix_moves(docs: dict[str, DocumentRecord], src: str, dst: str) -> list[tuple[str, str]]:

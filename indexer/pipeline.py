@@ -17,7 +17,6 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -31,18 +30,15 @@ from indexer.chunker import Chunker
 from indexer.embed_cache import EmbeddingCache, embedding_key
 from indexer.extract import extract_file, relative_posix
 from indexer.jobs import (
-    Extracted,
     ExtractFn,
     Job,
-    base_record,
     classify,
-    extract_job,
-    record_failure,
     sha256_file,
 )
-from indexer.moves import Move, find_moves, moved_chunks, prefix_moves
+from indexer.moves import Move, exists_exact, find_moves, moved_chunks, prefix_moves
 from indexer.patterns import is_indexable
 from indexer.repair import repair_drift
+from indexer.runner import FileRunner, Progress
 from indexer.summary import IndexSummary
 from indexer.worker import ExtractionWorker
 
@@ -51,8 +47,6 @@ log = logging.getLogger(__name__)
 __all__ = ["Indexer", "IndexSummary", "Outcome", "scan", "sha256_file"]
 
 Outcome = Literal["indexed", "unchanged", "failed", "removed", "ignored", "moved"]
-Progress = Callable[[str, int, int], None]
-"""progress(relative path, files done, files total); called before each file is extracted."""
 Invalidated = Callable[[list[str]], None]
 
 
@@ -95,10 +89,11 @@ class Indexer:
         if extract is None and isolate:
             self._worker = ExtractionWorker(extract_file, settings)
             extract = self._worker.extract
-        self._extract = extract or (lambda path, root: extract_file(path, root, settings))
+        self._runner = FileRunner(extract or (lambda path, root: extract_file(path, root, settings)),
+                                  self.fingerprint, self.chunker, self.embedder, self.embedding_key,
+                                  EmbeddingCache(store.db))
         self._embedder: Embedder | None = None
         self._chunker: Chunker | None = None
-        self._cache = EmbeddingCache(store.db)
         self._subscribers: list[Invalidated] = []
         self._lock = threading.RLock()
 
@@ -161,12 +156,13 @@ class Indexer:
             docs = self.store.documents()
             hashes: dict[str, str] = {}
             if rel not in docs:
-                gone = {p: r for p, r in docs.items() if not (self.root / p).exists()}
+                size = abs_path.stat().st_size
+                gone = {p: r for p, r in docs.items() if r.size == size and not exists_exact(self.root / p)}
                 moves, hashes = self._moves(self.store, {rel: abs_path}, gone, summary)
             if not summary.moved:
                 job = classify(self.store, abs_path, rel, docs.get(rel), self.fingerprint, summary,
                                hashes.get(rel))
-                self._run(self.store, [job] if job else [], summary)
+                self._runner.run(self.store, [job] if job else [], self.root, summary)
             self._publish(summary)
             return _outcome(summary)
 
@@ -218,7 +214,7 @@ class Indexer:
                 rec = None if rel in stale else known.get(rel)
                 job = classify(target, path, rel, rec, self.fingerprint, summary, hashes.get(rel))
                 jobs += [job] if job else []
-        self._run(target, jobs, summary, progress, len(files))
+        self._runner.run(target, jobs, self.root, summary, progress, len(files))
 
     def _moves(self, target: Store, new: dict[str, Path], vanished: dict[str, DocumentRecord],
                summary: IndexSummary) -> tuple[list[Move], dict[str, str]]:
@@ -251,68 +247,13 @@ class Indexer:
         self._remove(self.store, old, summary)
         if indexable:
             job = classify(self.store, path, new, docs.get(new), self.fingerprint, summary)
-            self._run(self.store, [job] if job else [], summary)
+            self._runner.run(self.store, [job] if job else [], self.root, summary)
 
     def _remove(self, target: Store, rel: str, summary: IndexSummary) -> None:
         target.delete_document(rel)
         summary.removed += 1
         summary.invalidated.append(rel)
         log.info("removed %s", rel)
-
-    # ---- extraction overlapped with embedding -------------------------------------------
-    def _run(self, target: Store, jobs: list[Job], summary: IndexSummary, progress: Progress | None = None,
-             total: int | None = None) -> None:
-        """Extract job i+1 on a helper thread (it waits on the worker process) while job i is
-        chunked, embedded and written on this thread."""
-        total = len(jobs) if total is None else total
-        done = total - len(jobs)
-        with ThreadPoolExecutor(1, thread_name_prefix="policybot-extract") as pool:
-            nxt: Future[Extracted] | None = self._submit(pool, jobs, 0, progress, done, total)
-            for i, job in enumerate(jobs):
-                assert nxt is not None
-                result = nxt.result()
-                nxt = self._submit(pool, jobs, i + 1, progress, done + i + 1, total)
-                self._finish(target, job, result, summary)
-        if progress is not None:
-            progress("", total, total)
-
-    def _submit(self, pool: ThreadPoolExecutor, jobs: list[Job], i: int, progress: Progress | None,
-                done: int, total: int) -> Future[Extracted] | None:
-        if i >= len(jobs):
-            return None
-        if progress is not None:
-            progress(jobs[i].rel, done, total)
-        return pool.submit(extract_job, jobs[i], self.root, self._extract)
-
-    def _finish(self, target: Store, job: Job, result: Extracted, summary: IndexSummary) -> None:
-        t0 = time.perf_counter()
-        base = base_record(job, self.fingerprint, time.time())
-        if result is None:  # vanished while queued
-            if job.rec is not None:
-                target.delete_document(job.rel)
-                summary.removed += 1
-                summary.invalidated.append(job.rel)
-            return
-        if isinstance(result, str):
-            record_failure(target, job, base, result, summary)
-            return
-        try:
-            chunks = self.chunker().chunk(result)
-        except Exception as exc:  # a chunker bug on one file never stops the others
-            log.exception("chunking %s failed", job.rel)
-            record_failure(target, job, base, f"{type(exc).__name__}: {exc}".splitlines()[0][:300], summary)
-            return
-        emb = self._cache.embed(chunks, self.embedder(), self.embedding_key())
-        target.replace_chunks(job.rel, chunks, emb.vectors)
-        target.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=result.pages))
-        summary.indexed += 1
-        summary.pages += result.pages
-        summary.chunks_embedded += emb.embedded
-        summary.chunks_reused += emb.reused
-        if job.rec is not None:
-            summary.invalidated.append(job.rel)
-        log.info("indexed %s pages=%d chunks=%d embedded=%d in %.2fs", job.rel, result.pages, len(chunks),
-                 emb.embedded, time.perf_counter() - t0)
 
     # ---- helpers ------------------------------------------------------------------------
     def _rel(self, abs_path: Path) -> str | None:

@@ -172,18 +172,23 @@ def eval_command(
     qa: Annotated[Path, typer.Argument(help="QA set in the schema of ../shared/corpus/qa_dev.yaml")],
     as_json: Annotated[bool, typer.Option("--json", help="print the metrics as one JSON object")] = False,
     report: Annotated[Path | None, typer.Option("--report", help="write markdown here (+ a .png)")] = None,
+    context: Annotated[Path | None, typer.Option(
+        "--context", help="YAML: channels: {item-id glob: [scope globs]} (a conversation's channel)")] = None,
 ) -> None:
     """Ask every QA item; report hit@k, MRR, nDCG@5, key-fact recall, refusals and latency.
 
     Gold paths are relative to the QA set's corpus folder: index with policies.root set to it.
     """
-    from core.eval import load_qa, run_eval, setup_notes
+    from core.eval import load_context, load_qa, run_eval, setup_notes
     from core.eval.report import render_report, to_json, write_report
 
     app = _app(ctx)
     items = load_qa(qa)
+    channels = load_context(context) if context is not None else {}
     notes = setup_notes(items, app.settings.policies.root, app.reranker)
-    result = run_eval(app.service, items, qa_path=str(qa), notes=notes)
+    notes += [f"channel scope of `{g}` conversations: {', '.join(s)} (from `{context}`)"
+              for g, s in channels.items()]
+    result = run_eval(app.service, items, channels=channels, qa_path=str(qa), notes=notes)
     if report is not None:
         md, png = write_report(result, report)
         Console(stderr=True).print(f"report: {md}  chart: {png}")

@@ -142,7 +142,13 @@ class App:
         scoper = DocumentScoper(self.store) if self.settings.retrieval.document_scope else None
         retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
                                     reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper)
-        return PolicyAnswerService(retriever, self.provider)
+        rewriter = None
+        if self.settings.llm.providers:  # the chain's LLMs rewrite follow-ups; else the deterministic merge
+            from core.query.rewriter import ProviderRewriter
+
+            rewriter = ProviderRewriter(self.provider)
+        return PolicyAnswerService(retriever, self.provider, rewriter=rewriter,
+                                   condense_follow_ups=self.settings.answer.condense)
 
     # ---- verified-answer cache (core/cache) -------------------------------------------------
     @cached_property

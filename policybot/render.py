@@ -46,26 +46,49 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
     """Print the ``status`` report (see :func:`policybot.status.collect`)."""
     docs = data["documents"]
     console.print(f"data dir: {data['data_dir']}\npolicy root: {data['policy_root']}")
-    console.print(f"documents: {docs['indexed']} indexed, {docs['failed']} failed · chunks: {data['chunks']}"
-                  f" · stale (other fingerprint): {docs['stale']}")
-    console.print(f"fingerprint: {data['fingerprint']}")
+    console.print(f"documents: {docs['indexed']} indexed, {docs['failed']} failed, "
+                  f"{docs.get('pending', 0)} pending, {docs.get('needs_ocr', 0)} needing OCR · "
+                  f"chunks: {data['chunks']} · stale (other fingerprint): {docs['stale']}")
+    fps = data.get("fingerprints") or {}
+    state = fps.get("state", "")
+    note = f" · [yellow]{state}[/yellow]" if state not in ("", "current") else ""
+    console.print(f"fingerprint: {data['fingerprint']}{note}")
+    if fps.get("live") and fps.get("live") != data["fingerprint"]:
+        console.print(f"live index fingerprint: {fps['live']}")
     ix = data.get("index") or {}
     if ix:
-        note = " · [yellow]rebuild pending (config changed)[/yellow]" if ix.get("rebuild_pending") else ""
-        if ix.get("building") is not None:
-            note += f" · shadow rebuild in progress (generation {ix['building']})"
-        console.print(f"index generation: {ix.get('generation')}{note}")
-    console.print(f"answers: {data['provider']} · reranker: {data['reranker']}")
+        building = f" · shadow rebuild in progress (generation {ix['building']})" if ix.get("building") \
+            is not None else ""
+        console.print(f"index generation: {ix.get('generation')}{building}")
+    _watch_lines(console, data)
+    console.print(f"embedding: {data.get('embedding_model', '')} · answers: {data['provider']} · "
+                  f"reranker: {data['reranker']}")
     if data.get("reranker_fallback"):
         console.print(f"[yellow]reranker fallback:[/yellow] {data['reranker_fallback']}")
     if data.get("last_indexed_at"):
         console.print(f"last indexed: {_time(data['last_indexed_at'])}")
-    failed = [d for d in data["files"] if d["status"] == "failed"]
-    if failed:
+    failures = data.get("failures") or []
+    if failures:
         table = Table("failed file", "reason", "when", title="Failures", title_justify="left")
-        for d in failed:
-            table.add_row(d["path"], d["error"], _time(d["indexed_at"]))
+        for f in failures:
+            table.add_row(f["path"], f["reason"], _time(f["at"]))
         console.print(table)
+    ocr = data.get("needs_ocr") or {}
+    if ocr.get("files"):
+        console.print(f"needing OCR ({ocr['source']}): {', '.join(ocr['files'])}")
+
+
+def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:
+    obs, pending = data.get("observer") or {}, data.get("pending") or {}
+    running = (data.get("watcher") or {}).get("running")
+    kind = f"{obs.get('kind')} ({obs.get('reason')})" if obs.get("kind") else "none"
+    console.print(f"watcher: {'running' if running else 'not running'} · observer: {kind} · "
+                  f"index lag: {data.get('index_lag_s', 0.0):.1f} s"
+                  + ("" if pending.get("source") == "watcher" else f" · {pending.get('source', '')}"))
+    rec = data.get("last_reconcile")
+    if rec:
+        errors = f", {rec['errors']} errors (last: {rec['last_error']})" if rec.get("errors") else ""
+        console.print(f"last reconcile: {_time(rec['at']) or 'not yet'} ({rec['runs']} runs{errors})")
 
 
 def _time(ts: float) -> str:

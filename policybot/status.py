@@ -1,33 +1,63 @@
-"""The ``status`` report: what is indexed, what failed and why, and whether the index is current.
+"""The ``status`` report: what is indexed, what failed and why, what is waiting, and whether the index
+is current.
 
-Reads only the LanceDB tables and the settings; never loads a model (``policybot status`` must stay
-fast and is the container's health check).
+Reads only the LanceDB tables, the generation pointer (:mod:`core.store_state`), the running watcher's
+``watch.json`` (:mod:`indexer.watch_state`) and the settings; never loads a model or imports torch
+(``policybot status`` must stay fast and is the container's health check).
 """
 
 from __future__ import annotations
 
+import os
+import time
 from typing import Any
 
 from core.config import Settings
 from core.fingerprint import config_fingerprint
-from core.store import Store
+from core.store import DocumentRecord, Store
+from indexer.watch_state import read_watch_state
+
+NEEDS_OCR_MARK = "needs OCR"
+"""Phrase in a failure reason that marks a file whose pages have no usable text and could not be
+OCR'd (:func:`indexer.jobs.extract_job`)."""
+NEEDS_OCR_FROM_REASON = ("derived from failure reasons (stopgap): lists only files with no usable "
+                         "text at all; files with some scanned pages need a documents-table field")
+NEEDS_OCR_FROM_FIELD = "documents.needs_ocr_pages"
 
 
-def collect(settings: Settings, store: Store) -> dict[str, Any]:
-    """The status as a JSON-able dict.
+def collect(settings: Settings, store: Store, now: float | None = None) -> dict[str, Any]:
+    """The status as a JSON-able dict; ``now`` (UNIX seconds, default the clock) dates the index lag.
 
-    Shape: ``{"data_dir", "policy_root", "fingerprint", "chunks", "last_indexed_at",
-    "documents": {"indexed", "failed", "stale"}, "files": [{"path", "status", "error", "chunks",
-    "pages", "indexed_at"}], "index": {"generation", "live_fingerprint", "building",
-    "rebuild_pending", "swapped_at"}, "reranker", "reranker_fallback", "provider"}``; ``stale`` counts
-    documents indexed under another config fingerprint (they are re-embedded by the next reconcile);
-    ``index`` is the live generation of :mod:`core.store_state` and whether a shadow rebuild is
-    pending (the config fingerprint differs from the live one) or in progress (``building``).
+    Shape (times are UNIX seconds, 0.0 or null when never)::
+
+        {"data_dir", "policy_root", "fingerprint", "chunks", "last_indexed_at",
+         "documents": {"indexed", "failed", "stale", "pending", "needs_ocr"},
+         "files": [{"path", "status", "error", "chunks", "pages", "indexed_at"}],
+         "failures": [{"path", "reason", "at"}],
+         "needs_ocr": {"files": [paths], "source"},
+         "index": {"generation", "live_fingerprint", "building", "rebuild_pending", "swapped_at"},
+         "fingerprints": {"config", "live", "rebuild_pending", "state"},
+         "pending": {"count", "oldest_at", "source"}, "index_lag_s",
+         "last_reconcile": {"at", "runs", "errors", "missed", "last_error"} | null,
+         "observer": {"kind", "reason", "configured"},
+         "watcher": {"running", "pid", "updated_at"},
+         "embedding_model", "reranker", "reranker_fallback", "provider"}
+
+    ``stale`` counts documents indexed under another config fingerprint (a shadow rebuild re-embeds
+    them); ``fingerprints.state`` is ``current``, ``rebuild pending`` (the config's fingerprint differs
+    from the live index's), ``rebuilding`` (a shadow generation is being built) or ``empty``.
+    ``pending`` and ``index_lag_s`` (now − oldest pending change, 0 when none) come from a running
+    watcher; with none running they are 0 and ``pending.source`` says so.
     """
+    now = time.time() if now is None else now
     fp = config_fingerprint(settings)
     docs = sorted(store.documents().values(), key=lambda d: d.path)
-    files = [{"path": d.path, "status": d.status, "error": d.error, "chunks": d.chunk_count,
-              "pages": d.pages, "indexed_at": d.indexed_at} for d in docs]
+    watch = read_watch_state(settings.data_dir) or {}
+    running = _watcher_running(watch)
+    pending = _pending(watch, running)
+    stale = sum(d.fingerprint != fp for d in docs)
+    index = _index_state(store, fp, stale)
+    ocr = _needs_ocr(docs)
     return {
         "data_dir": str(settings.data_dir),
         "policy_root": str(settings.policies.root),
@@ -37,20 +67,101 @@ def collect(settings: Settings, store: Store) -> dict[str, Any]:
         "documents": {
             "indexed": sum(d.status == "indexed" for d in docs),
             "failed": sum(d.status == "failed" for d in docs),
-            "stale": sum(d.fingerprint != fp for d in docs),
+            "stale": stale,
+            "pending": pending["count"],
+            "needs_ocr": len(ocr["files"]),
         },
-        "files": files,
-        "index": _index_state(store, fp),
+        "files": [{"path": d.path, "status": d.status, "error": d.error, "chunks": d.chunk_count,
+                   "pages": d.pages, "indexed_at": d.indexed_at} for d in docs],
+        "failures": [{"path": d.path, "reason": d.error, "at": d.indexed_at}
+                     for d in docs if d.status == "failed"],
+        "needs_ocr": ocr,
+        "index": index,
+        "fingerprints": _fingerprints(fp, index),
+        "pending": pending,
+        "index_lag_s": round(max(0.0, now - pending["oldest_at"]), 3) if pending["count"] else 0.0,
+        "last_reconcile": _last_reconcile(watch),
+        "observer": {"kind": watch.get("observer_kind"), "reason": watch.get("observer_reason") or "",
+                     "configured": settings.watch.observer},
+        "watcher": {"running": running, "pid": watch.get("pid"), "updated_at": watch.get("updated_at")},
+        "embedding_model": _embedding_model(settings),
         **_reranker(settings),
         "provider": "+".join([f"{p.kind}:{p.model}" for p in settings.llm.providers] + ["extractive"]),
     }
 
 
-def _index_state(store: Store, fingerprint: str) -> dict[str, Any]:
+# ---- index and fingerprints ---------------------------------------------------------------------
+def _index_state(store: Store, fingerprint: str, stale: int) -> dict[str, Any]:
+    """The generation pointer; a rebuild is pending when the live fingerprint differs from the
+    config's (or, before any fingerprint was recorded, when rows carry another one)."""
     st = store.state()
+    pending = st.fingerprint != fingerprint if st.fingerprint else stale > 0
     return {"generation": st.generation, "live_fingerprint": st.fingerprint, "building": st.building,
-            "rebuild_pending": bool(st.fingerprint) and st.fingerprint != fingerprint,
-            "swapped_at": st.swapped_at}
+            "rebuild_pending": pending, "swapped_at": st.swapped_at}
+
+
+def _fingerprints(config_fp: str, index: dict[str, Any]) -> dict[str, Any]:
+    live: str = index["live_fingerprint"]
+    if index["building"] is not None:
+        state = "rebuilding"
+    elif index["rebuild_pending"]:
+        state = "rebuild pending"
+    else:
+        state = "current" if live else "empty"
+    return {"config": config_fp, "live": live, "rebuild_pending": index["rebuild_pending"], "state": state}
+
+
+# ---- files needing OCR ----------------------------------------------------------------------------
+def _needs_ocr(docs: list[DocumentRecord]) -> dict[str, Any]:
+    """Files with pages that could not be OCR'd: from a ``needs_ocr_pages`` documents field when the
+    store has one, else (labelled stopgap) from the failure reasons."""
+    if docs and hasattr(docs[0], "needs_ocr_pages"):
+        files = [d.path for d in docs if getattr(d, "needs_ocr_pages", None)]
+        return {"files": files, "source": NEEDS_OCR_FROM_FIELD}
+    files = [d.path for d in docs if d.status == "failed" and NEEDS_OCR_MARK in d.error]
+    return {"files": files, "source": NEEDS_OCR_FROM_REASON}
+
+
+# ---- the watcher (another process) ----------------------------------------------------------------
+def _watcher_running(watch: dict[str, Any]) -> bool:
+    """Whether the watcher that wrote ``watch.json`` said it is running and its process is alive."""
+    pid = watch.get("pid")
+    if not watch.get("running") or not isinstance(pid, int):
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: existence check only
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, owned by another user
+        return True
+    return True
+
+
+def _pending(watch: dict[str, Any], running: bool) -> dict[str, Any]:
+    if not watch:
+        return {"count": 0, "oldest_at": 0.0, "source": "no watcher has run on this data dir"}
+    if not running:
+        return {"count": 0, "oldest_at": 0.0,
+                "source": "no watcher running: changes are found by the next reconcile (policybot index)"}
+    count = int(watch.get("pending") or 0)
+    oldest = float(watch.get("oldest_pending_at") or 0.0) if count else 0.0
+    return {"count": count, "oldest_at": oldest, "source": "watcher"}
+
+
+def _last_reconcile(watch: dict[str, Any]) -> dict[str, Any] | None:
+    """The watcher's reconcile job history (None when no watcher reported one)."""
+    job = (watch.get("jobs") or {}).get("reconcile")
+    if not isinstance(job, dict):
+        return None
+    return {"at": float(job.get("last_finished_at") or 0.0), "runs": int(job.get("runs") or 0),
+            "errors": int(job.get("errors") or 0), "missed": int(job.get("missed") or 0),
+            "last_error": str(job.get("last_error") or "")}
+
+
+# ---- models (predicted, never loaded) -------------------------------------------------------------
+def _embedding_model(settings: Settings) -> str:
+    emb = settings.embedding
+    return "fake" if emb.provider == "fake" else f"{emb.provider}:{emb.model}"
 
 
 def _reranker(settings: Settings) -> dict[str, str | None]:

@@ -315,4 +315,4 @@ def test_run_eval_scores_the_real_service_with_offline_reranker(tmp_path: Path) 
     (tmp_path / "qa.yaml").write_text(QA_YAML)
     out = to_json(run_eval(service, tmp_path / "qa.yaml"))
     assert (out["hit_at_1"], out["key_fact_recall"]) == (1.0, 1.0)
-    assert out["items"][0]["reranker"] == "offline:maxsim+keyword(fake)"
+    assert out["items"][0]["reranker"] == "offline:features(fake)"

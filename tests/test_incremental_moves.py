@@ -157,3 +157,12 @@ def test_subscriber_error_does_not_break_indexing(root: Path, indexed: tuple) ->
     (root / "hr/travel.md").unlink()
     assert indexer.reconcile().removed == 1
     assert "hr/travel.md" not in store.documents()
+
+
+def test_index_path_of_a_renamed_file_is_a_move(root: Path, indexed: tuple) -> None:
+    indexer, store, factory, events = indexed
+    before = factory.embedded
+    (root / "hr/travel.md").rename(root / "hr/Travel.md")
+    assert indexer.index_path(root / "hr/Travel.md") == "moved"
+    assert "hr/travel.md" not in store.documents() and factory.embedded == before
+    assert events == [["hr/travel.md"]]

@@ -43,7 +43,7 @@ def answers(qa_index: QAIndex) -> dict[str, Answer]:
 
 def test_gold_subset_indexed_without_failures(qa_index: QAIndex) -> None:
     docs = qa_index.app.store.documents()
-    assert len(docs) == 9 and sum(d.status == "indexed" for d in docs.values()) >= 8
+    assert len(docs) == 11 and sum(d.status == "indexed" for d in docs.values()) == 11
 
 
 def test_retrieval_hit_at_5_floor(answers: dict[str, Answer]) -> None:

@@ -13,7 +13,7 @@ from core.config import RerankSettings, Settings
 from core.embedder import FakeEmbedder
 from core.rerank import FakeReranker, OfflineReranker, PassthroughReranker, make_reranker, rescore
 from core.rerank.base import sigmoid
-from core.rerank.offline import keyword_coverage, sentences
+from core.rerank.offline import WEIGHTS, bm25_scores, keyword_coverage, sentences, unit_coverage
 from core.types import Chunk, ScoredChunk
 
 TEXTS = [
@@ -111,18 +111,43 @@ def test_offline_reranker_ranks_the_answering_chunk_first() -> None:
     assert ids(out)[0] == "c1" and all(0.0 <= c.score <= 1.0 for c in out)
 
 
-def test_offline_reranker_records_component_scores() -> None:
+def test_offline_reranker_score_is_the_weighted_sum_of_its_features() -> None:
     out = OfflineReranker(FakeEmbedder()).rerank("maternity coverage", cands(), 1)
     s = out[0].scores
-    assert s["rerank"] == pytest.approx(0.65 * s["rerank_sem"] + 0.35 * s["rerank_kw"])
+    assert s["rerank"] == pytest.approx(sum(w * s[k] for k, w in WEIGHTS.items()))
 
 
-def test_offline_reranker_caches_sentence_embeddings_per_chunk() -> None:
+def test_offline_reranker_uses_retrieval_cosine_without_embedding() -> None:
+    emb = FakeEmbedder()
+    pool = [ScoredChunk(c.chunk, c.score, {**c.scores, "vector": 0.3}) for c in cands()]
+    out = OfflineReranker(emb).rerank("room rent", pool, 2)
+    assert emb.calls == [] and out[0].scores["rerank_vec"] == pytest.approx(0.3)
+
+
+def test_offline_reranker_caches_passage_embeddings_when_cosine_is_missing() -> None:
     emb = FakeEmbedder()
     rr = OfflineReranker(emb)
     rr.rerank("room rent", cands(), 2)
     rr.rerank("cataract waiting period", cands(), 2)
-    assert emb.calls[2:] == [1]  # second call embeds only the question
+    assert emb.calls[1:] == [1]  # second call embeds only the question
+
+
+def test_offline_reranker_prefers_chunk_with_exact_plan_term() -> None:
+    pool = [cand("Room rent is capped at 2% of the sum insured for Plan B.", 0),
+            cand("Room rent is capped at 1% of the sum insured for Plan A.", 1)]
+    out = OfflineReranker(FakeEmbedder()).rerank("room rent limit for Plan A", pool, 1)
+    assert ids(out) == ["c1"] and out[0].scores["rerank_exact"] == pytest.approx(1.0)
+
+
+def test_bm25_scores_are_scaled_to_the_best_candidate() -> None:
+    got = bm25_scores("cataract waiting period", TEXTS)
+    assert max(got) == pytest.approx(1.0) and got.index(1.0) == 3 and got[0] == 0.0
+
+
+def test_unit_coverage_takes_the_best_sentence_of_a_passage() -> None:
+    passage = "Ayush treatment is covered in full. Cataract surgery waiting period applies."
+    got = unit_coverage("cataract surgery ayush", [passage, "unrelated text about rent here"])
+    assert 0.5 < got[0] < 1.0 and got[1] == 0.0
 
 
 def test_offline_reranker_on_no_candidates_returns_empty() -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,7 +43,7 @@ NOT_FOUND_TEXT = (
 _STOP = """a an and are as at be been being but by can could did do does doing for from had has have how i if
 in into is it its me my of on or our over so such than that the their them then there these they this those
 to under up was we were what when where which while who whom why will with would you your any there's what's
-am also about after before all both each few more most other some same own just should now get got please
+am also about after many much before all both each few more most other some same own just should now get got please
 tell policy policies define defined definition mean means meaning explain describe extent"""
 STOP_WORDS = frozenset(_STOP.split())
 """Question words that carry no content for matching sentences."""
@@ -60,6 +60,8 @@ WEIGHTS_WITH_EMBEDDINGS = (0.6, 0.4)
 """(coverage, similarity) weights when an embedder is given."""
 WEIGHTS_LEXICAL_ONLY = (1.0, 0.0)
 RANK_DISCOUNT = 0.15
+PARAPHRASE_SIMILARITY = 0.6
+"""Question/unit cosine (all-MiniLM-L6-v2) above which a unit answers even with few shared words."""
 """A unit from source r keeps (1 - RANK_DISCOUNT + RANK_DISCOUNT / r) of its score."""
 
 
@@ -70,6 +72,7 @@ class ScoredUnit:
     unit: Unit
     score: float
     covered: frozenset[str]
+    similarity: float = 0.0
 
 
 class ExtractiveAnswerer:
@@ -92,12 +95,14 @@ class ExtractiveAnswerer:
         if rule is not None:
             log.info("declined: unsafe rule %s", rule)
             return Generation(DECLINE_TEXT, (), self.name, found=False, score=0.0)
-        ranked = self.score_units(request)
+        ranked, idf = self._score(request)
         best = ranked[0].score if ranked else 0.0
         if best < self.settings.min_score:
             log.info("not found: best unit score %.3f < min_score %.3f", best, self.settings.min_score)
             return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         chosen = self._select(ranked)
+        if not self._grounded(request.question, chosen, idf):
+            return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         units = _units_by_source(request)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
         shown = [c for c in chosen if (c.unit.source, c.unit.lead) not in intros]  # quoted with intro
@@ -114,11 +119,30 @@ class ExtractiveAnswerer:
     def score_units(self, request: GenerationRequest) -> list[ScoredUnit]:
         """Every candidate unit of the sources (headings excluded), scored against the question, best
         first."""
+        return self._score(request)[0]
+
+    def _grounded(self, question: str, chosen: Sequence[ScoredUnit], terms: Iterable[str]) -> bool:
+        """Groundedness gate: the chosen units must cover at least ``answer.min_coverage`` of the
+        question's content words (each counts 1; words of product names :data:`NAME_WEIGHT`: retrieval
+        already picked the document), unless one unit is semantically close to the question (cosine ≥
+        :data:`PARAPHRASE_SIMILARITY`: a paraphrase shares few words with its answer)."""
+        names = _name_terms(question)
+        weights = {t: NAME_WEIGHT if t in names else 1.0 for t in terms}
+        total = sum(weights.values())
+        covered = set().union(*(c.covered for c in chosen))
+        coverage = sum(w for t, w in weights.items() if t in covered) / total if total else 0.0
+        similarity = max((c.similarity for c in chosen), default=0.0)
+        ok = coverage >= self.settings.min_coverage or similarity >= PARAPHRASE_SIMILARITY
+        log.info("grounding: coverage %.2f (min %.2f), similarity %.2f → %s", coverage,
+                 self.settings.min_coverage, similarity, "answer" if ok else "not found")
+        return ok
+
+    def _score(self, request: GenerationRequest) -> tuple[list[ScoredUnit], dict[str, float]]:
         units = [u for i, sc in enumerate(request.sources, start=1) for u in split_units(sc.chunk.text, i)]
         terms = {stem(t) for t in content_terms(request.question)}
         units = [u for u in units if not is_heading(u) or (u.kind == "item" and u.lead)]
         if not units or not terms:
-            return []
+            return [], {}
         unit_terms = [{stem(t) for t in tokenize(f"{u.lead} {u.text}")} for u in units]
         idf = _idf(terms, unit_terms)
         for t in _name_terms(request.question) & terms:
@@ -134,9 +158,9 @@ class ExtractiveAnswerer:
             sim = max(0.0, float(sims[i])) if sims is not None else 0.0
             rank = 1 - RANK_DISCOUNT + RANK_DISCOUNT / u.source
             boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
-            scored.append(ScoredUnit(u, (w_cov * coverage + w_sem * sim) * rank + boost, covered))
+            scored.append(ScoredUnit(u, (w_cov * coverage + w_sem * sim) * rank + boost, covered, sim))
         scored.sort(key=lambda s: -s.score)
-        return scored
+        return scored, idf
 
     def _similarities(self, question: str, units: Sequence[Unit]) -> np.ndarray | None:
         if self.embedder is None:

@@ -13,7 +13,8 @@ Gold ``sources[].file`` paths are relative to the folder the QA set describes (f
 paths to match.
 """
 
-from core.eval.dataset import QAItem, QASource, load_qa
+from core.eval.dataset import QAItem, QASource, load_context, load_qa
 from core.eval.runner import EvalResult, ItemResult, run_eval, setup_notes
 
-__all__ = ["EvalResult", "ItemResult", "QAItem", "QASource", "load_qa", "run_eval", "setup_notes"]
+__all__ = ["EvalResult", "ItemResult", "QAItem", "QASource", "load_context", "load_qa", "run_eval",
+           "setup_notes"]

@@ -138,3 +138,25 @@ def _parents_first(path: Path, items: list[QAItem]) -> list[QAItem]:
         for c in reversed(chain):
             done[c.id] = c
     return list(done.values())
+
+
+def load_context(path: Path) -> dict[str, tuple[str, ...]]:
+    """Read a QA set's conversation context: ``channels:`` mapping item-id globs (``golden-*``) to the
+    channel scope (folder/file globs) their conversations are asked in.
+
+    Returns:
+        ``{id_glob: scope}`` in file order (the first matching glob wins).
+
+    Raises:
+        DatasetError: unreadable file, or ``channels`` is not a mapping of globs to lists of strings.
+    """
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise DatasetError(f"{path}: cannot read the QA context ({exc}); check the path and YAML") from None
+    channels = raw.get("channels") if isinstance(raw, dict) else None
+    if not isinstance(channels, dict) or not all(
+            isinstance(v, list) and v and all(isinstance(g, str) for g in v) for v in channels.values()):
+        raise DatasetError(f"{path}: 'channels' must map item-id globs to lists of scope globs, "
+                           "e.g. channels: {'golden-*': [policy.pdf]}")
+    return {str(k): tuple(v) for k, v in channels.items()}

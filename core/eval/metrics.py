@@ -70,11 +70,16 @@ def normalise_text(text: str) -> str:
 def fact_found(fact: str, answer: str) -> bool:
     """True when the normalised ``fact`` occurs in the normalised ``answer`` as whole words/numbers
     ("5%" is not found in "25%" or "0.5%"; "2 years" not in "12 years")."""
-    f = normalise_text(fact)
+    f = _fold_units(normalise_text(fact))
     if not f:
         return True
     pattern = rf"(?<![\w.]){re.escape(f)}(?![\w%]|\.\d)"
-    return re.search(pattern, normalise_text(answer)) is not None
+    return re.search(pattern, _fold_units(normalise_text(answer))) is not None
+
+
+def _fold_units(text: str) -> str:
+    """Plural units after a number folded to the singular: "150 kms" = "150 km", "30 days" = "30 day"."""
+    return re.sub(r"(?<=\d )(km|hr|yr|day|month|year|week|hour)s\b", r"\1", text)
 
 
 def split_facts(facts: Sequence[str], answer: str) -> tuple[list[str], list[str]]:

@@ -7,9 +7,10 @@ Follow-ups are asked after their parent, in the same conversation: the history p
 
 from __future__ import annotations
 
+import fnmatch
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,6 +109,7 @@ def run_eval(
     qa: Path | Sequence[QAItem],
     *,
     scope: Sequence[str] = ("**",),
+    channels: Mapping[str, Sequence[str]] | None = None,
     qa_path: str = "",
     notes: Sequence[str] = (),
     on_item: Callable[[ItemResult], None] | None = None,
@@ -117,7 +119,9 @@ def run_eval(
     Args:
         service: the answer service under test (its reranker/provider are whatever it was built with).
         qa: path of a QA set (see :mod:`core.eval.dataset`) or items with parents before follow-ups.
-        scope: folder globs passed to every ``ask``.
+        scope: folder globs passed to every ``ask`` (the default channel scope).
+        channels: item-id glob → channel scope for the conversations it starts (see
+            :func:`~core.eval.dataset.load_context`); a follow-up is asked in its parent's channel.
         qa_path: shown in the report (defaults to ``qa`` when it is a path).
         notes: setup lines for the report (see :func:`setup_notes`).
         on_item: called after each item (progress display).
@@ -127,10 +131,13 @@ def run_eval(
     """
     items = load_qa(qa) if isinstance(qa, Path) else list(qa)
     histories: dict[str, tuple[Turn, ...]] = {}
+    scopes: dict[str, Sequence[str]] = {}
     results: list[ItemResult] = []
     for item in items:
         history = histories.get(item.follow_up_of, ()) if item.follow_up_of else ()
-        result = evaluate_item(service, item, history, scope)
+        parent = scopes.get(item.follow_up_of or "")
+        scopes[item.id] = parent if parent is not None else channel_scope(item.id, channels or {}, scope)
+        result = evaluate_item(service, item, history, scopes[item.id])
         reply = result.answer.answer if result.answer is not None else ""
         histories[item.id] = (*history, Turn("user", item.question), Turn("assistant", reply))
         results.append(result)
@@ -139,6 +146,15 @@ def run_eval(
     log.info("eval done: %d items, %d errors", len(results), sum(r.error is not None for r in results))
     return EvalResult(items=results, qa_path=qa_path or (str(qa) if isinstance(qa, Path) else ""),
                       notes=list(notes))
+
+
+def channel_scope(item_id: str, channels: Mapping[str, Sequence[str]], default: Sequence[str]
+                  ) -> Sequence[str]:
+    """The scope of the first ``channels`` entry whose id glob matches ``item_id``, else ``default``."""
+    for pattern, globs in channels.items():
+        if fnmatch.fnmatchcase(item_id, pattern):
+            return globs
+    return default
 
 
 def setup_notes(items: Sequence[QAItem], policy_root: Path, reranker: object | None) -> list[str]:

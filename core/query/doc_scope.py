@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.query.names import Variant, path_variants, title_variants
@@ -45,10 +45,12 @@ class DocumentCatalog:
     Attributes:
         names: variant (tuple of name tokens) → the paths it names (sorted tuple).
         paths: every catalogued path.
+        titles: path → title text (the fallback of :func:`detect_scope` searches it).
     """
 
     names: Mapping[Variant, tuple[str, ...]]
     paths: tuple[str, ...]
+    titles: Mapping[str, str] = field(default_factory=dict)
 
     def variants_of(self, path: str) -> list[Variant]:
         """The variants that name ``path`` (for ``status`` output and tests)."""
@@ -90,7 +92,7 @@ def build_catalog(titles: Iterable[tuple[str, str]], *, max_docs: int = MAX_DOCS
             names[variant] = tuple(sorted(covered))
     log.info("document catalog: %d documents, %d names (%d too broad)", len(docs), len(names),
              len(owners) - len(names))
-    return DocumentCatalog(names, tuple(sorted(p for p, _ in docs)))
+    return DocumentCatalog(names, tuple(sorted(p for p, _ in docs)), {p: t for p, t in docs})
 
 
 def detect_scope(question: str, catalog: DocumentCatalog) -> list[str] | None:
@@ -101,7 +103,7 @@ def detect_scope(question: str, catalog: DocumentCatalog) -> list[str] | None:
     """
     matched = matched_names(question, catalog)
     if not matched:
-        return None
+        return _named_in_titles(question, catalog)
     sets = [set(catalog.names[v]) for v in matched]
     shared = set.intersection(*sets)
     paths = sorted(shared or set.union(*sets))
@@ -136,3 +138,25 @@ def restrict(scope: Sequence[str], detected: Sequence[str] | None, allowed: Iter
 def _contains(tokens: Sequence[str], run: Sequence[str]) -> bool:
     n = len(run)
     return n > 0 and any(tuple(tokens[i:i + n]) == tuple(run) for i in range(len(tokens) - n + 1))
+
+
+def _named_in_titles(question: str, catalog: DocumentCatalog, max_docs: int = MAX_DOCS_PER_NAME
+                     ) -> list[str] | None:
+    """Fallback of :func:`detect_scope` for documents whose title lines yield no variant (a title
+    buried in a header line): the question's product names (runs of 2+ capitalised words,
+    :func:`core.query.exact.extract_terms`) searched in each document's title text; the documents
+    matched by the most names win, if at most ``max_docs`` of them."""
+    from core.query.exact import extract_terms
+    from core.query.text import normalise_numbers
+
+    names = [t for t in extract_terms(question) if t.slot == "name" and len(t.text.split()) >= 2]
+    hits: dict[str, int] = defaultdict(int)
+    for path, text in catalog.titles.items():
+        norm = normalise_numbers(text)
+        hits[path] = sum(t.found_in(norm, text) for t in names)
+    best = max(hits.values(), default=0)
+    paths = sorted(p for p, n in hits.items() if n == best) if best else []
+    if not paths or len(paths) > max_docs:
+        return None
+    log.info("document scope (title text): %d names → %d documents", len(names), len(paths))
+    return paths

@@ -21,7 +21,7 @@ class Reranker(Protocol):
 
     Attributes:
         name: who reranked, e.g. ``"cross-encoder:cross-encoder/ms-marco-MiniLM-L-6-v2"`` or
-            ``"offline:maxsim+keyword"`` (shown in ``status`` and in the answer's ``details``).
+            ``"offline:features(all-MiniLM-L6-v2)"`` (shown in ``status`` and in the answer's ``details``).
         fallback_reason: ``None`` when the configured reranker runs; otherwise one line saying why a
             fallback runs instead (e.g. the cross-encoder weights could not be loaded) and what to do.
     """

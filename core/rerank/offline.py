@@ -1,20 +1,28 @@
-"""Offline reranker: sentence-level max-similarity with the embedding model plus keyword overlap.
+"""Offline reranker: cheap features of each candidate, combined linearly; no model call per sentence.
 
 Runs wherever the embedding model runs, so it is the visible fallback when cross-encoder weights
-cannot be loaded. For each candidate:
+cannot be loaded. It must cost far less than one cross-encoder pass (≤ 500 ms p95 for retrieval +
+rerank on 2 shared cores), so it embeds at most the question: every feature comes from what
+retrieval already holds or from plain text statistics over the candidate set.
 
-* ``rerank_sem`` — max cosine similarity between the question's embedding and the embeddings of the
-  passage's units (prose sentences; table rows with their header), clipped to [0, 1]. Max-sim over
-  units follows the late-interaction idea of ColBERT (Khattab & Zaharia, SIGIR 2020) at sentence
-  granularity: a long chunk that answers in one sentence is not diluted by the rest of its text.
-  The whole passage is not embedded again: that would double the cost (~4,500 word pieces per 20
-  candidates, about one cross-encoder pass).
-* ``rerank_kw`` — the IDF-weighted share of the question's content words found in the passage,
-  IDF computed over the candidate set with the BM25 formula ln(1 + (N − df + 0.5) / (df + 0.5))
-  (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009).
+Features of each candidate, each in [0, 1]:
 
-``score = 0.65 · sem + 0.35 · kw`` ∈ [0, 1]. Sentence embeddings are cached per chunk
-``text_hash`` (LRU, per instance) so repeated candidates cost nothing.
+* ``rerank_vec`` — cosine similarity of the question and the chunk's stored embedding
+  (``scores["vector"]``, filled in by retrieval for every candidate; candidates without it are
+  embedded here, cached per ``text_hash``).
+* ``rerank_bm25`` — Okapi BM25 of the question's content terms over the candidate set (k1 = 1.2,
+  b = 0.75; Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009),
+  divided by the best candidate's score.
+* ``rerank_unit`` — the best IDF-weighted coverage of the question's content terms by one unit
+  (sentence, or table row with its header) of the passage: a lexical stand-in for the sentence-level
+  max-sim of late interaction (ColBERT, Khattab & Zaharia, SIGIR 2020) — a long chunk that answers in
+  one sentence is not diluted by the rest of its text.
+* ``rerank_kw`` — the IDF-weighted share of the question's content terms anywhere in the passage
+  (IDF over the candidate set with the BM25 formula ln(1 + (N − df + 0.5) / (df + 0.5))).
+* ``rerank_exact`` — the share of the question's exact-match terms (amounts, periods, clause ids,
+  plan and product names; :func:`core.query.exact.extract_terms`) found in the passage.
+
+``score = Σ w_f · f`` with :data:`WEIGHTS` (sum 1), so the score is in [0, 1].
 """
 
 from __future__ import annotations
@@ -29,15 +37,20 @@ from collections.abc import Sequence
 import numpy as np
 
 from core.embedder import Embedder
+from core.query.exact import exact_match_boost
 from core.rerank.base import rescore, words
 from core.rerank.cross_encoder import passage_text
 from core.types import ScoredChunk
 
 log = logging.getLogger(__name__)
 
-SEMANTIC_WEIGHT = 0.65
-MAX_SENTENCES = 24
+WEIGHTS = {"rerank_vec": 0.40, "rerank_bm25": 0.15, "rerank_unit": 0.20, "rerank_kw": 0.15,
+           "rerank_exact": 0.10}
+"""Feature weights (sum 1); tuned on qa_dev.yaml's hit@5/MRR, see docs/benchmarks.md."""
+MAX_SENTENCES = 40
 CACHE_SIZE = 4096
+BM25_K1 = 1.2
+BM25_B = 0.75
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _EMPTY_FIRST_CELL = re.compile(r"\|\s*\|")
 _TABLE_RULE = re.compile(r"\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*")
@@ -56,7 +69,7 @@ def sentences(text: str) -> list[str]:
     ``| Hospital cash | 500 | 1,000 |``, does not say what its numbers are). A row whose first cell
     is empty continues the header (before any data row) or the previous row (PDF line wraps).
 
-    Units of fewer than 3 words are dropped; at most 24 are kept (reading order).
+    Units of fewer than 3 words are dropped; at most :data:`MAX_SENTENCES` are kept (reading order).
     Returns ``[text]`` when nothing qualifies.
     """
     units: list[str] = []
@@ -96,24 +109,65 @@ def content_terms(text: str) -> set[str]:
     return {stem(w) for w in words(text) if w not in STOPWORDS}
 
 
+def _idf(terms: set[str], bags: Sequence[set[str]]) -> dict[str, float]:
+    """BM25 IDF ln(1 + (N − df + 0.5) / (df + 0.5)) of each term over ``bags`` (always > 0)."""
+    n = len(bags)
+    return {t: math.log(1.0 + (n - (df := sum(t in b for b in bags)) + 0.5) / (df + 0.5)) for t in terms}
+
+
 def keyword_coverage(question: str, passages: Sequence[str]) -> list[float]:
     """IDF-weighted share of the question's content terms present in each passage, each in [0, 1]."""
     q = content_terms(question)
     if not q or not passages:
         return [0.0] * len(passages)
     bags = [content_terms(p) for p in passages]
-    n = len(bags)
-    idf = {t: math.log(1.0 + (n - sum(t in b for b in bags) + 0.5) / (sum(t in b for b in bags) + 0.5))
-           for t in q}
+    idf = _idf(q, bags)
     total = sum(idf.values())
     return [sum(idf[t] for t in q if t in b) / total for b in bags]
 
 
+def unit_coverage(question: str, passages: Sequence[str]) -> list[float]:
+    """Per passage, the best IDF-weighted coverage of the question's content terms by one of its
+    :func:`sentences` (IDF over the passages), each in [0, 1]."""
+    q = content_terms(question)
+    if not q or not passages:
+        return [0.0] * len(passages)
+    idf = _idf(q, [content_terms(p) for p in passages])
+    total = sum(idf.values())
+    return [max(sum(idf[t] for t in q & content_terms(u)) / total for u in sentences(p)) for p in passages]
+
+
+def bm25_scores(question: str, passages: Sequence[str]) -> list[float]:
+    """Okapi BM25 (k1 = 1.2, b = 0.75) of the question's content terms over ``passages``, divided by
+    the best passage's score (so in [0, 1]; all zero when nothing matches)."""
+    q = content_terms(question)
+    docs = [[stem(w) for w in words(p)] for p in passages]
+    if not q or not docs:
+        return [0.0] * len(passages)
+    avg = sum(len(d) for d in docs) / len(docs) or 1.0
+    idf = _idf(q, [set(d) for d in docs])
+    raw = []
+    for d in docs:
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * len(d) / avg)
+        raw.append(sum(idf[t] * f * (BM25_K1 + 1) / (f + norm) for t in q if (f := d.count(t))))
+    top = max(raw)
+    return [r / top if top > 0 else 0.0 for r in raw]
+
+
+def exact_share(question: str, candidates: Sequence[ScoredChunk]) -> list[float]:
+    """Share of the question's exact-match terms in each candidate (0 when the question has none)."""
+    boosted = {b.chunk.chunk_id: b.scores.get("exact", 0.0)
+               for b in exact_match_boost(question, candidates, 1.0)}
+    return [boosted.get(c.chunk.chunk_id, 0.0) for c in candidates]
+
+
 class OfflineReranker:
-    """Reranks with the embedding model (:class:`core.embedder.Embedder`) and keyword overlap.
+    """Reranks with cheap features (see module doc): stored-embedding cosine, BM25, best-unit and
+    passage keyword coverage, exact-match terms.
 
     Args:
-        embedder: the same embedder retrieval uses (no second model is loaded).
+        embedder: the same embedder retrieval uses; called only for the question and for candidates
+            retrieval gave no ``"vector"`` score (cached per ``text_hash``).
         fallback_reason: why this runs instead of the configured cross-encoder (``None`` when the
             offline reranker was configured on purpose).
     """
@@ -121,44 +175,48 @@ class OfflineReranker:
     def __init__(self, embedder: Embedder, fallback_reason: str | None = None) -> None:
         self._embedder = embedder
         self.fallback_reason = fallback_reason
-        self.name = f"offline:maxsim+keyword({embedder.model_id})"
+        self.name = f"offline:features({embedder.model_id})"
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def rerank(self, question: str, candidates: list[ScoredChunk], keep: int) -> list[ScoredChunk]:
-        """Score candidates by 0.65 · sentence max-sim + 0.35 · keyword coverage; best ``keep`` first."""
+        """Score candidates by the weighted features of :data:`WEIGHTS`; best ``keep`` first."""
         if not candidates:
             return []
         t0 = time.perf_counter()
         passages = [passage_text(c) for c in candidates]
-        q_vec = _unit(self._embedder.embed([question]))[0]
-        sem = [max(0.0, float(np.max(m @ q_vec))) for m in self._sentence_vectors(candidates, passages)]
-        kw = keyword_coverage(question, passages)
-        scores = [SEMANTIC_WEIGHT * s + (1.0 - SEMANTIC_WEIGHT) * k for s, k in zip(sem, kw, strict=True)]
-        out = rescore(candidates, scores, keep, {"rerank_sem": sem, "rerank_kw": kw})
+        parts = {
+            "rerank_vec": self._cosines(question, candidates, passages),
+            "rerank_bm25": bm25_scores(question, passages),
+            "rerank_unit": unit_coverage(question, passages),
+            "rerank_kw": keyword_coverage(question, passages),
+            "rerank_exact": exact_share(question, candidates),
+        }
+        scores = [sum(WEIGHTS[k] * v[i] for k, v in parts.items()) for i in range(len(candidates))]
+        out = rescore(candidates, scores, keep, parts)
         log.debug("offline reranked n=%d keep=%d in %.0f ms", len(candidates), keep,
                   (time.perf_counter() - t0) * 1000)
         return out
 
-    def _sentence_vectors(
-        self, candidates: Sequence[ScoredChunk], passages: Sequence[str]
-    ) -> list[np.ndarray]:
-        """Unit vectors (m_i, dim) of each passage's sentences; one embed call for all uncached ones."""
-        keys = [c.chunk.text_hash or c.chunk.chunk_id or p for c, p in zip(candidates, passages, strict=True)]
-        missing = {k: p for k, p in zip(keys, passages, strict=True) if k not in self._cache}
-        if missing:
-            units = {k: sentences(p) for k, p in missing.items()}
-            flat = [s for us in units.values() for s in us]
-            vecs = _unit(self._embedder.embed(flat))
-            start = 0
-            for k, us in units.items():
-                self._remember(k, vecs[start : start + len(us)])
-                start += len(us)
-        for k in keys:
-            self._cache.move_to_end(k)
-        return [self._cache[k] for k in keys]
+    def _cosines(self, question: str, candidates: Sequence[ScoredChunk],
+                 passages: Sequence[str]) -> list[float]:
+        """Question/chunk cosine clipped to [0, 1]: retrieval's ``"vector"`` score when present, else
+        the question and the (uncached) passages embedded in one call."""
+        missing = [i for i, c in enumerate(candidates) if "vector" not in c.scores]
+        if not missing:
+            return [min(1.0, max(0.0, c.scores["vector"])) for c in candidates]
+        keys = [candidates[i].chunk.text_hash or passages[i] for i in missing]
+        todo = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        texts = {k: passages[i] for i, k in zip(missing, keys, strict=True)}
+        vecs = _unit(self._embedder.embed([question] + [texts[k] for k in todo]))
+        for k, v in zip(todo, vecs[1:], strict=True):
+            self._remember(k, v)
+        found = {i: float(self._cache[k] @ vecs[0]) for i, k in zip(missing, keys, strict=True)}
+        return [min(1.0, max(0.0, found[i] if i in found else c.scores["vector"]))
+                for i, c in enumerate(candidates)]
 
-    def _remember(self, key: str, vecs: np.ndarray) -> None:
-        self._cache[key] = vecs
+    def _remember(self, key: str, vec: np.ndarray) -> None:
+        self._cache[key] = vec
+        self._cache.move_to_end(key)
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
 

@@ -1,0 +1,57 @@
+"""Row layouts of the index tables and the one way strings reach a LanceDB filter (:func:`sql_str`).
+
+Re-exported by :mod:`core.store`; import from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+import pyarrow as pa
+
+DocStatus = Literal["indexed", "failed"]
+
+DOCUMENTS_SCHEMA = pa.schema([
+    ("path", pa.string()), ("sha256", pa.string()), ("size", pa.int64()), ("mtime_ns", pa.int64()),
+    ("fingerprint", pa.string()), ("status", pa.string()), ("error", pa.string()),
+    ("chunk_count", pa.int64()), ("pages", pa.int64()), ("indexed_at", pa.float64()),
+])
+
+
+def chunks_schema(dimension: int) -> pa.Schema:
+    """Arrow schema of the chunks table for vectors of ``dimension`` floats."""
+    return pa.schema([
+        ("chunk_id", pa.string()), ("path", pa.string()), ("page", pa.int32()),
+        ("page_end", pa.int32()), ("section", pa.string()), ("ordinal", pa.int32()),
+        ("text", pa.string()), ("text_hash", pa.string()),
+        ("vector", pa.list_(pa.float32(), dimension)),
+    ])
+
+
+def sql_str(value: str) -> str:
+    """Quote ``value`` as a SQL string literal for a LanceDB filter (single quotes doubled)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def path_filter(paths: Iterable[str]) -> str:
+    """``path IN (...)`` over escaped literals; an empty set matches nothing."""
+    items = [sql_str(p) for p in paths]
+    return f"path IN ({', '.join(items)})" if items else "false"
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    """One row of the documents table."""
+
+    path: str
+    sha256: str
+    size: int
+    mtime_ns: int
+    fingerprint: str
+    status: DocStatus
+    error: str = ""
+    chunk_count: int = 0
+    pages: int = 0
+    indexed_at: float = 0.0
