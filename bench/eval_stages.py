@@ -68,7 +68,7 @@ def service_for(app: App, s: Settings) -> PolicyAnswerService:
     scoper = DocumentScoper(app.store) if s.retrieval.document_scope else None
     retriever = HybridRetriever(app.store, app.embedder, s.retrieval, reranker=reranker, rerank=s.rerank,
                                 scoper=scoper)
-    return PolicyAnswerService(retriever, ExtractiveAnswerer(s.answer, app.embedder),
+    return PolicyAnswerService(retriever, ExtractiveAnswerer(s.answer, app.embedder, s.retrieval.glossary),
                                condense_follow_ups=s.answer.condense)
 
 

@@ -120,7 +120,7 @@ class AnswerSettings(_Section):
 
     min_score: float = Field(0.2, ge=0.0, le=1.0)
     min_coverage: float = Field(0.5, ge=0.0, le=1.0)
-    max_sentences: int = Field(4, ge=1, le=20)
+    max_sentences: int = Field(6, ge=1, le=20)
     condense: bool = True
     max_context_tokens: int = Field(3000, ge=256)
 
@@ -202,6 +202,7 @@ class IndexSettings(_Section):
 
     ann_min_rows: int = Field(50_000, ge=1)
     cleanup_older_than_s: float = Field(600.0, ge=0)
+    optimize_interval_s: float = Field(900.0, gt=0)
 
 
 class Settings(_Section):

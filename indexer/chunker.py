@@ -124,7 +124,8 @@ class Chunker:
 
     # ---- packing ------------------------------------------------------------------------
     def pack(self, units: list[Unit]) -> list[list[Unit]]:
-        """Greedy packing within the size limits; a new section starts a new chunk; overlap on cuts."""
+        """Greedy packing within the size limits; a new section starts a new chunk, a page break starts one
+        when the current chunk is at least half full; overlap on cuts."""
         groups: list[list[Unit]] = []
         cur: list[Unit] = []
         for unit in units:
@@ -133,6 +134,11 @@ class Chunker:
             elif unit.section != cur[-1].section and not all(u.kind == "heading" for u in cur):
                 groups.append(cur)
                 cur = [unit]
+            elif unit.page != cur[-1].page and self._half_full(cur):
+                # cut at a page break once half full: an edit then shifts chunk boundaries only
+                # until the next page instead of to the end of the document
+                groups.append(cur)
+                cur = self._overlap(cur, unit) + [unit]
             elif self._fits_sum(cur + [unit]):
                 cur.append(unit)
             else:
@@ -141,6 +147,9 @@ class Chunker:
         if cur:
             groups.append(cur)
         return groups
+
+    def _half_full(self, units: list[Unit]) -> bool:
+        return sum(u.cl for u in units) + len(units) - 1 >= self.settings.max_tokens // 2
 
     def _fits_sum(self, units: list[Unit]) -> bool:
         # BERT word pieces are additive over whitespace-separated units; cl100k nearly so (+1 margin

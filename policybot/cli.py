@@ -203,14 +203,19 @@ def _reconcile(app: App, path: Path | None, *, show_progress: bool) -> IndexSumm
     root = (path or app.settings.policies.root).resolve()
     if not root.is_dir():
         raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root")
-    with RichProgress(enabled=show_progress) as progress:
+    from indexer.lock import WriterLock
+
+    with WriterLock(app.settings.data_dir), RichProgress(enabled=show_progress) as progress:
         return app.indexer.reconcile(root, progress)
 
 
 def _start_watcher(app: App) -> PolicyWatcher:
     from indexer.watcher import start_watching
 
-    return start_watching(app.settings, app.indexer)
+    watcher = start_watching(app.settings, app.indexer)
+    # compaction + cleanup + index upkeep (many small commits slow searches until optimize())
+    watcher.scheduler.add_job(app.store.optimize, app.settings.index.optimize_interval_s, "store-optimize")
+    return watcher
 
 
 def main() -> None:

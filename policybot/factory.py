@@ -128,7 +128,7 @@ class App:
     @cached_property
     def provider(self) -> AnswerProvider:
         """The answer provider: the LLM chain when ``llm.providers`` is set, else the extractive one."""
-        extractive = ExtractiveAnswerer(self.settings.answer, self.embedder)
+        extractive = ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary)
         if not self.settings.llm.providers:
             return extractive
         from core.llm.chain import make_chain

@@ -34,7 +34,8 @@ def result(qa_index: QAIndex) -> EvalResult:
     reranker = OfflineReranker(app.embedder)
     retriever = HybridRetriever(app.store, app.embedder, settings.retrieval, reranker=reranker,
                                 rerank=settings.rerank, scoper=DocumentScoper(app.store))
-    service = PolicyAnswerService(retriever, ExtractiveAnswerer(settings.answer, app.embedder))
+    answerer = ExtractiveAnswerer(settings.answer, app.embedder, settings.retrieval.glossary)
+    service = PolicyAnswerService(retriever, answerer)
     out = run_eval(service, load_qa(QA_DEV), channels=load_context(CONTEXT))
     for r in out.items:
         rank = next((i + 1 for i, hit in enumerate(r.relevant) if hit), None)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +33,7 @@ from core.answer.sentences import Unit, is_heading, list_items, split_units
 from core.config import AnswerSettings
 from core.embedder import Embedder
 from core.llm.base import Generation, GenerationRequest
-from core.retrieval import tokenize
+from core.retrieval import expand_glossary, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +81,17 @@ class ExtractiveAnswerer:
     Args:
         settings: ``answer`` settings (``min_score`` threshold, ``max_sentences``).
         embedder: optional; when given, unit/question cosine similarity joins the score.
+        glossary: abbreviation → expansion (``retrieval.glossary``); the first use of each
+            abbreviation in the quoted text is expanded ("Up to SI" → "Up to SI (sum insured)").
     """
 
     name = "extractive"
 
-    def __init__(self, settings: AnswerSettings, embedder: Embedder | None = None) -> None:
+    def __init__(self, settings: AnswerSettings, embedder: Embedder | None = None,
+                 glossary: Mapping[str, str] | None = None) -> None:
         self.settings = settings
         self.embedder = embedder
+        self.glossary = dict(glossary or {})
 
     def generate(self, request: GenerationRequest) -> Generation:
         """Quote the best units of ``request.sources`` (see module doc). Never raises."""
@@ -106,7 +110,7 @@ class ExtractiveAnswerer:
         units = _units_by_source(request)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
         shown = [c for c in chosen if (c.unit.source, c.unit.lead) not in intros]  # quoted with intro
-        text = " ".join(_render(c.unit, units[c.unit.source]) for c in shown)
+        text = expand_glossary(" ".join(_render(c.unit, units[c.unit.source]) for c in shown), self.glossary)
         cited = sorted({c.unit.source for c in shown})
         return Generation(text, cited, self.name, found=True, score=round(min(1.0, best), 4))
 
