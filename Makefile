@@ -25,7 +25,7 @@ system-deps:
 	  (apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu >/dev/null) \
 	  || echo "note: tesseract not installed; scanned PDFs will be reported as needing OCR"; }
 
-run: $(STAMP)
+run: $(STAMP) system-deps
 	$(BIN)/policybot run
 
 lint: $(STAMP)
@@ -37,10 +37,15 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -q
 
-test: lint typecheck unit
+test: system-deps lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/indexing.py
+
+# The full answer-quality eval over ../shared/corpus (indexes it into .policybot-eval first).
+eval: $(STAMP)
+	$(BIN)/policybot --data-dir .policybot-eval index ../shared/corpus
+	$(BIN)/policybot --data-dir .policybot-eval eval ../shared/corpus/qa_dev.yaml --report docs/eval/qa_dev_offline.md
 
 clean:
 	rm -rf $(VENV) .policybot .pytest_cache .mypy_cache .ruff_cache

@@ -8,6 +8,7 @@ folder. Secrets never live in the file: :class:`Secrets` reads them from the env
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +28,10 @@ DEFAULT_REACTIONS: dict[str, Literal["up", "down"]] = {
 }
 
 
+_DEVICE = re.compile(r"(cpu|cuda|mps|xpu|npu|hpu|xla|meta)(:\d+)?")
+"""torch device strings (https://pytorch.org/docs/stable/tensor_attributes.html#torch.device)."""
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -37,6 +42,11 @@ class PoliciesSettings(_Section):
     root: Path = Path("policies")
     include: tuple[str, ...] = ("*.pdf", "*.docx", "*.md", "*.markdown", "*.txt")
     ignore: tuple[str, ...] = DEFAULT_IGNORES
+
+    @field_validator("include", "ignore", mode="before")
+    @classmethod
+    def _one_pattern_is_a_list(cls, v: object) -> object:
+        return (v,) if isinstance(v, str) else v  # include: "*.md" means ["*.md"]
 
 
 class ExtractionSettings(_Section):
@@ -79,6 +89,13 @@ class EmbeddingSettings(_Section):
     batch_size: int = Field(32, ge=1, le=1024)
     device: str = "cpu"
 
+    @field_validator("device")
+    @classmethod
+    def _torch_device(cls, v: str) -> str:
+        if not _DEVICE.fullmatch(v):
+            raise ValueError(f"{v!r} is not a torch device; use cpu, cuda, cuda:N or mps")
+        return v
+
 
 class KeywordSettings(_Section):
     """Tokenizer of the BM25 full-text index (LanceDB FTS): lowercase, punctuation split, NFKC."""
@@ -101,6 +118,13 @@ class RetrievalSettings(_Section):
     document_scope: bool = True
     legs: tuple[Literal["vector", "keyword"], ...] = ("vector", "keyword")
     exact_weight: float = Field(0.1, ge=0.0)
+
+    @field_validator("glossary")
+    @classmethod
+    def _glossary_keys_not_empty(cls, v: dict[str, str]) -> dict[str, str]:
+        if any(not k.strip() for k in v):
+            raise ValueError("a glossary term is empty; remove it or name the term")
+        return v
 
 
 class RerankSettings(_Section):
@@ -210,7 +234,7 @@ class Settings(_Section):
 
     config_path: Path | None = None
     data_dir: Path = Path(".policybot")
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
     policies: PoliciesSettings = PoliciesSettings()
     extraction: ExtractionSettings = ExtractionSettings()
     chunking: ChunkingSettings = ChunkingSettings()
@@ -226,12 +250,22 @@ class Settings(_Section):
     watch: WatchSettings = WatchSettings()
     index: IndexSettings = IndexSettings()
 
-    @field_validator("data_dir")
+    @field_validator("data_dir", mode="before")
     @classmethod
-    def _data_dir_not_empty(cls, v: Path) -> Path:
-        if str(v).strip() == "":
-            raise ValueError("data_dir must name a folder")
+    def _data_dir_not_empty(cls, v: object) -> object:
+        if v is None or str(v).strip() == "":
+            raise ValueError("data_dir must name a folder (empty path)")
         return v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_sections_are_defaults(cls, data: object) -> object:
+        """A section present but empty (``policies:`` reads as null) means its defaults."""
+        if not isinstance(data, dict):
+            return data
+        sections = {name for name, f in cls.model_fields.items()
+                    if isinstance(f.annotation, type) and issubclass(f.annotation, _Section)}
+        return {k: v for k, v in data.items() if not (v is None and k in sections)}
 
 
 class Secrets(BaseModel):
@@ -297,6 +331,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror}); check --config") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.start}); save the file as UTF-8") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -32,6 +32,9 @@ class IndexState:
         building: the generation a shadow rebuild is writing, or None.
         building_fingerprint: the fingerprint that generation is being built for.
         swapped_at: Unix time of the last swap (0 when never swapped).
+        embedding_fingerprint: :func:`core.fingerprint.embedding_fingerprint` of the live
+            generation's vectors ("" when unknown: data dirs from before it was recorded).
+        root: the policy folder the last reconcile indexed (absolute; "" before the first).
     """
 
     generation: int = 0
@@ -39,6 +42,8 @@ class IndexState:
     building: int | None = None
     building_fingerprint: str = ""
     swapped_at: float = 0.0
+    embedding_fingerprint: str = ""
+    root: str = ""
 
     def to_json(self) -> dict[str, object]:
         """The fields as a JSON-able dict (also the file format)."""

@@ -99,7 +99,32 @@ class Chunker:
         return out
 
     def split_long(self, text: str) -> list[str]:
-        """Split an over-long sentence or table row at word boundaries (characters as a last resort)."""
+        """Split an over-long sentence or table row at word boundaries (characters as a last resort).
+
+        Linear in the text: each word is counted once (cl100k and model tokens are additive over
+        whitespace-separated words, up to merges at the joins), words are packed by the running sum,
+        and each finished part is counted once exactly; a part that is still too long is re-split
+        word by word (:meth:`_split_greedy`).
+        """
+        parts: list[str] = []
+        cur: list[str] = []
+        cl = mt = 0
+        for word in text.split():
+            wcl, wmt = self.count(" " + word), self._model_count(word)
+            if cur and (cl + wcl > self.settings.max_tokens or mt + wmt > self.model_max):
+                parts.append(" ".join(cur))
+                cur, cl, mt = [], 0, 0
+            if not cur and not self.fits(word):
+                parts.extend(self._split_chars(word))
+                continue
+            cur.append(word)
+            cl, mt = cl + wcl, mt + wmt
+        if cur:
+            parts.append(" ".join(cur))
+        return [q for p in parts for q in ([p] if self.fits(p) else self._split_greedy(p))]
+
+    def _split_greedy(self, text: str) -> list[str]:
+        """Word-by-word split re-counting the growing part (exact, but quadratic in the part)."""
         parts: list[str] = []
         current = ""
         for word in text.split():

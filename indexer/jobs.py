@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from pathlib import Path
 from core.errors import ExtractionError
 from core.store import DocumentRecord, Store
 from core.types import ExtractedDocument
+from indexer.names import BAD_NAME_REASON, is_bad_name
 from indexer.summary import IndexSummary
 
 log = logging.getLogger(__name__)
@@ -55,11 +57,20 @@ Extracted = ExtractedDocument | str | None
 
 
 def classify(store: Store, path: Path, rel: str, rec: DocumentRecord | None, fingerprint: str,
-             summary: IndexSummary, sha: str | None = None) -> Job | None:
+             summary: IndexSummary, sha: str | None = None,
+             retry: Callable[[str], bool] | None = None) -> Job | None:
     """A :class:`Job` when ``path`` must be indexed; None when it is unchanged (or still failing,
-    or vanished, or unreadable: counted in ``summary``). ``sha`` is a hash already computed."""
+    or vanished, or unreadable or badly named: a failed row is written and counted in ``summary``).
+    ``sha`` is a hash already computed; ``retry(reason)`` says whether an unchanged file's failure
+    was transient and must be retried now (e.g. :func:`indexer.worker.should_retry`)."""
+    if is_bad_name(os.fspath(path)):
+        record_skipped(store, rel, rec, fingerprint, BAD_NAME_REASON, summary)
+        return None
     try:
         st = path.stat()
+        if rec is not None and rec.status == "failed" and retry is not None and retry(rec.error):
+            log.info("retrying %s (transient failure: %s)", rel, rec.error)
+            return Job(path, rel, st, sha or sha256_file(path), rec)
         if rec is not None and rec.fingerprint == fingerprint:
             if (rec.size, rec.mtime_ns) != (st.st_size, st.st_mtime_ns):
                 sha = sha or sha256_file(path)
@@ -79,7 +90,7 @@ def classify(store: Store, path: Path, rel: str, rec: DocumentRecord | None, fin
             summary.invalidated.append(rel)
         return None
     except OSError as exc:
-        summary.add_failure(rel, f"cannot read the file ({exc.strerror})")
+        record_skipped(store, rel, rec, fingerprint, f"cannot read the file ({exc.strerror})", summary)
         return None
 
 
@@ -114,3 +125,21 @@ def record_failure(store: Store, job: Job, base: DocumentRecord, reason: str, su
     summary.add_failure(job.rel, reason)
     log.warning("failed %s: %s%s", job.rel, reason, f" (keeping {kept} chunks of the last good version)"
                 if kept else "")
+
+
+def record_skipped(store: Store, rel: str, rec: DocumentRecord | None, fingerprint: str, reason: str,
+                   summary: IndexSummary) -> None:
+    """Record ``rel`` as failed without extracting it (unreadable, bad name, broken symlink, ...).
+
+    The row is written only when its reason changed (an unchanged failure is just counted); chunks of
+    a last good version under the same fingerprint keep serving, as in :func:`record_failure`.
+    """
+    summary.add_failure(rel, reason)
+    if rec is not None and rec.status == "failed" and rec.error == reason:
+        return
+    kept = rec.chunk_count if rec is not None and rec.fingerprint == fingerprint else 0
+    base = rec or DocumentRecord(path=rel, sha256="", size=0, mtime_ns=0, fingerprint=fingerprint,
+                                 status="failed")
+    store.put_document(replace(base, fingerprint=fingerprint, status="failed", error=reason,
+                               chunk_count=kept, pages=base.pages if kept else 0, indexed_at=time.time()))
+    log.warning("failed %s: %s", rel, reason)

@@ -42,3 +42,8 @@ def _ignored(path: PurePosixPath, patterns: tuple[str, ...]) -> bool:
         elif any(fnmatchcase(part, p) for part in path.parts):
             return True
     return False
+
+
+def folder_ignored(rel_folder: str, settings: Settings) -> bool:
+    """True when the folder ``rel_folder`` (relative, POSIX) or one of its parents is ignored."""
+    return _ignored(PurePosixPath(rel_folder.lower()) / "_", settings.policies.ignore)

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -33,14 +34,17 @@ from indexer.jobs import (
     ExtractFn,
     Job,
     classify,
+    record_skipped,
     sha256_file,
 )
 from indexer.moves import Move, exists_exact, find_moves, moved_chunks, prefix_moves
+from indexer.names import is_bad_name, safe_name
 from indexer.patterns import is_indexable
 from indexer.repair import repair_drift
 from indexer.runner import FileRunner, Progress
 from indexer.summary import IndexSummary
-from indexer.worker import ExtractionWorker
+from indexer.walk import scan, symlink_problem
+from indexer.worker import ExtractionWorker, should_retry
 
 log = logging.getLogger(__name__)
 
@@ -48,19 +52,6 @@ __all__ = ["Indexer", "IndexSummary", "Outcome", "scan", "sha256_file"]
 
 Outcome = Literal["indexed", "unchanged", "failed", "removed", "ignored", "moved"]
 Invalidated = Callable[[list[str]], None]
-
-
-def scan(root: Path, settings: Settings) -> dict[str, Path]:
-    """Indexable files under ``root``: relative POSIX path → absolute path (sorted by path)."""
-    found: dict[str, Path] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        for name in sorted(filenames):
-            path = Path(dirpath) / name
-            rel = path.relative_to(root).as_posix()
-            if is_indexable(rel, settings) and path.is_file():
-                found[rel] = path
-    return found
 
 
 class Indexer:
@@ -85,6 +76,7 @@ class Indexer:
         self.fingerprint = config_fingerprint(settings)
         self._embedding_settings_fp = embedding_fingerprint(settings)
         self._embedder_factory = embedder_factory
+        self._retry = partial(should_retry, extraction=settings.extraction)
         self._worker: ExtractionWorker | None = None
         if extract is None and isolate:
             self._worker = ExtractionWorker(extract_file, settings)
@@ -122,13 +114,18 @@ class Indexer:
         with self._lock:
             t0 = time.perf_counter()
             self.root = (root or self.settings.policies.root).resolve()
-            files = scan(self.root, self.settings)
+            problems: dict[str, str] = {}
+            files = scan(self.root, self.settings, problems)
             p = shadow.plan(self.store, self.fingerprint)
             summary = IndexSummary()
-            self._sync(p.target, files, summary, progress)
+            self._sync(p.target, files, summary, progress, problems)
             if p.rebuild:
                 shadow.swap(self.store, p, self.fingerprint)
                 summary.rebuilt = p.generation
+            st = self.store.state()
+            if (st.root, st.embedding_fingerprint) != (str(self.root), self._embedding_settings_fp):
+                self.store.set_state(replace(st, root=str(self.root),
+                                             embedding_fingerprint=self._embedding_settings_fp))
             p.target.ensure_indexes()
             summary.seconds = time.perf_counter() - t0
             log.info("reconcile root=%s files=%d indexed=%d unchanged=%d failed=%d removed=%d moved=%d "
@@ -147,6 +144,8 @@ class Indexer:
         rel = self._rel(abs_path)
         if rel is None or not is_indexable(rel, self.settings):
             return "ignored"
+        if abs_path.is_symlink() and symlink_problem(abs_path, self.root.resolve()) == "":
+            return "ignored"  # its target inside the root is indexed under its own path
         with self._lock:
             if shadow.needs_rebuild(self.store, self.fingerprint):
                 self.reconcile(self.root)
@@ -155,13 +154,13 @@ class Indexer:
             summary = IndexSummary()
             docs = self.store.documents()
             hashes: dict[str, str] = {}
-            if rel not in docs:
+            if rel not in docs and not is_bad_name(os.fspath(abs_path)):
                 size = abs_path.stat().st_size
                 gone = {p: r for p, r in docs.items() if r.size == size and not exists_exact(self.root / p)}
                 moves, hashes = self._moves(self.store, {rel: abs_path}, gone, summary)
             if not summary.moved:
                 job = classify(self.store, abs_path, rel, docs.get(rel), self.fingerprint, summary,
-                               hashes.get(rel))
+                               hashes.get(rel), self._retry)
                 self._runner.run(self.store, [job] if job else [], self.root, summary)
             self._publish(summary)
             return _outcome(summary)
@@ -198,11 +197,13 @@ class Indexer:
 
     # ---- reconcile stages ---------------------------------------------------------------
     def _sync(self, target: Store, files: dict[str, Path], summary: IndexSummary,
-              progress: Progress | None) -> None:
+              progress: Progress | None, problems: dict[str, str]) -> None:
         known = target.documents()
         stale, summary.repaired = repair_drift(target, known)
-        vanished = {p: r for p, r in known.items() if p not in files}
-        new = {p: path for p, path in files.items() if p not in known}
+        for rel, reason in sorted(problems.items()):
+            record_skipped(target, rel, known.get(rel), self.fingerprint, reason, summary)
+        vanished = {p: r for p, r in known.items() if p not in files and p not in problems}
+        new = {p: path for p, path in files.items() if p not in known and not is_bad_name(os.fspath(path))}
         movable = {p: r for p, r in vanished.items() if p not in stale}
         moves, hashes = self._moves(target, new, movable, summary)
         for rel in sorted(set(vanished) - {m.src for m in moves}):
@@ -212,7 +213,8 @@ class Indexer:
         for rel, path in files.items():
             if rel not in moved_to:
                 rec = None if rel in stale else known.get(rel)
-                job = classify(target, path, rel, rec, self.fingerprint, summary, hashes.get(rel))
+                job = classify(target, path, rel, rec, self.fingerprint, summary, hashes.get(rel),
+                               self._retry)
                 jobs += [job] if job else []
         self._runner.run(target, jobs, self.root, summary, progress, len(files))
 
@@ -246,7 +248,7 @@ class Indexer:
             return
         self._remove(self.store, old, summary)
         if indexable:
-            job = classify(self.store, path, new, docs.get(new), self.fingerprint, summary)
+            job = classify(self.store, path, new, docs.get(new), self.fingerprint, summary, retry=self._retry)
             self._runner.run(self.store, [job] if job else [], self.root, summary)
 
     def _remove(self, target: Store, rel: str, summary: IndexSummary) -> None:
@@ -257,7 +259,7 @@ class Indexer:
 
     # ---- helpers ------------------------------------------------------------------------
     def _rel(self, abs_path: Path) -> str | None:
-        rel = relative_posix(Path(os.path.abspath(abs_path)), self.root)
+        rel = safe_name(relative_posix(Path(os.path.abspath(abs_path)), self.root))
         return None if rel.startswith("../") or Path(rel).is_absolute() else rel
 
     def _publish(self, summary: IndexSummary) -> None:

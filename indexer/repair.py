@@ -2,7 +2,9 @@
 
 A crash between the per-file commits (chunks first, then the documents row) can leave chunks
 without a documents row, or a documents row whose chunks are missing or incomplete. Orphan chunks are
-deleted; a document whose stored chunk count differs from its row is re-indexed (its vectors come
+deleted; a document whose stored chunk count differs from its row, or that owns a duplicated
+chunk id (two concurrent writers before the writer lock existed), has its chunks dropped and is
+re-indexed (its vectors come
 back from the embedding cache, so the repair embeds nothing).
 """
 
@@ -26,7 +28,25 @@ def repair_drift(store: Store, known: dict[str, DocumentRecord]) -> tuple[set[st
     if orphans:
         store.delete_chunks(orphans)
         log.warning("repair: deleted orphan chunks of %d paths", len(orphans))
+    dup_paths = _paths_with_duplicate_ids(store) - set(orphans)
+    if dup_paths:
+        store.delete_chunks(sorted(dup_paths))
+        log.warning("repair: duplicate chunk ids in %d documents; re-indexing them", len(dup_paths))
     stale = {p for p, rec in known.items() if rec.chunk_count > 0 and counts.get(p, 0) != rec.chunk_count}
+    stale |= {p for p in dup_paths if p in known}
     if stale:
         log.warning("repair: %d documents have missing chunks; re-indexing them", len(stale))
     return stale, len(orphans) + len(stale)
+
+
+def _paths_with_duplicate_ids(store: Store) -> set[str]:
+    """Paths owning a chunk id that appears more than once (left by two concurrent writers)."""
+    if store.duplicate_chunk_ids() == 0:
+        return set()
+    seen: dict[str, str] = {}
+    paths: set[str] = set()
+    for row in store.chunk_rows(columns=["chunk_id", "path"]):
+        if row["chunk_id"] in seen:
+            paths |= {row["path"], seen[row["chunk_id"]]}
+        seen[row["chunk_id"]] = row["path"]
+    return paths

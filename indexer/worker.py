@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import logging
 import multiprocessing as mp
+import re
 import resource
 import time
+import warnings
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from core.config import Settings
+from core.config import ExtractionSettings, Settings
 from core.errors import ExtractionError
 from core.types import ExtractedDocument
 
@@ -43,9 +45,14 @@ def _child_main(conn: Connection, extract: ExtractFn, settings: Settings, memory
     re-imports the parent's main module, and importing lancedb alone reserves ~1.4 GB of virtual
     memory that is never used, which must not count against the extraction.
     """
+    warnings.simplefilter("ignore")  # library warnings (pypdf's repair notes) are not user output
     base = _address_space()
     limit = base + memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ValueError, OSError) as exc:  # e.g. above the hard limit: tell the parent why
+        conn.send(("failed", f"cannot set the memory limit of {memory_mb} MB ({exc})", False))
+        return
     conn.send(("ready", None, False))
     while True:
         try:
@@ -80,6 +87,31 @@ def _address_space() -> int:
             return int(fh.read().split()[0]) * resource.getpagesize()
     except (OSError, ValueError, IndexError):
         return 0
+
+
+_TRANSIENT = re.compile(r"took longer than (?P<timeout>[\d.e+-]+) s|memory limit (?:of )?\(?(?P<mb>\d+) MB"
+                        r"|extraction worker process did not start|extraction process died")
+
+
+def should_retry(reason: str, extraction: ExtractionSettings) -> bool:
+    """Whether a recorded failure ``reason`` was transient and must be retried now.
+
+    Rule: failures caused by the time or memory limit are retried when the limit that applied
+    (named in the reason) differs from the current ``extraction.timeout_s`` / ``memory_mb``; a
+    worker that did not start or died without naming a limit is retried on every reconcile. Content
+    errors (encrypted, damaged, no text) are retried only when the file changes.
+    """
+    m = _TRANSIENT.search(reason)
+    if m is None:
+        return False
+    if m.group("timeout") is not None:
+        try:
+            return float(m.group("timeout")) != float(f"{extraction.timeout_s:g}")
+        except ValueError:
+            return True
+    if m.group("mb") is not None:
+        return int(m.group("mb")) != extraction.memory_mb
+    return True
 
 
 class ExtractionWorker:
@@ -117,15 +149,24 @@ class ExtractionWorker:
         proc.start()
         child.close()
         self._proc, self._conn = proc, parent
-        try:
-            ready = bool(parent.poll(STARTUP_TIMEOUT_S)) and parent.recv()[0] == "ready"
-        except (EOFError, ConnectionResetError):
-            ready = False
-        if not ready:
+        cause = self._startup_failure(proc, parent)
+        if cause is not None:
             self._kill()
-            raise ExtractionError(
-                f"the extraction worker process did not start within {STARTUP_TIMEOUT_S:g} s")
+            raise ExtractionError(f"the extraction worker process did not start: {cause}")
         return parent
+
+    @staticmethod
+    def _startup_failure(proc: BaseProcess, conn: Connection) -> str | None:
+        """None when the child reported ready; else the real cause (its message or exit code)."""
+        try:
+            if not conn.poll(STARTUP_TIMEOUT_S):
+                return f"no answer within {STARTUP_TIMEOUT_S:g} s"
+            status, payload, _ = conn.recv()
+        except (EOFError, ConnectionResetError, OSError):
+            proc.join(5)
+            return (f"it exited at start-up with exit code {proc.exitcode} (its error, if any, is "
+                    "printed above)")
+        return None if status == "ready" else str(payload)
 
     def extract(self, path: Path, root: Path) -> ExtractedDocument:
         """Extract ``path`` (absolute) relative to ``root``.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,8 +21,9 @@ from rich.logging import RichHandler
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from core.config import Secrets, load_config
-from core.errors import PolicybotError
+from core.config import Secrets, Settings, load_config
+from core.errors import PolicybotError, StoreError
+from core.store_state import STATE_FILE
 from policybot import render
 from policybot.cache_cli import cache_app
 
@@ -40,9 +42,33 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except PolicybotError as exc:
-            Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(exc))}",
-                                       highlight=False, soft_wrap=True)
-            raise typer.Exit(2) from None
+            _fail(str(exc))
+        except OSError as exc:  # data dir is a file, unwritable, read-only index, ...
+            _fail(_os_error_text(exc))
+        except UnicodeDecodeError as exc:
+            _fail(f"a file is not valid UTF-8 text (byte {exc.start}); save it as UTF-8")
+        except RuntimeError as exc:  # LanceDB reports damaged table files as RuntimeError
+            if "lance" not in str(exc).lower():
+                raise
+            _fail(str(_unreadable_store(ctx.find_root().obj, exc)))
+
+
+def _fail(message: str) -> None:
+    Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(message)}", highlight=False,
+                               soft_wrap=True)
+    raise typer.Exit(2) from None
+
+
+def _os_error_text(exc: OSError) -> str:
+    """One line naming the path and the cause of an OS error, with what to do."""
+    where = exc.filename if exc.filename is not None else "a file"
+    if isinstance(exc, PermissionError):
+        return f"{where}: permission denied; fix its permissions or pass another --data-dir"
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return (f"{where}: a file is in the way where a folder is needed; check data_dir / --data-dir "
+                "(it must be a folder)")
+    cause = exc.strerror or str(exc)
+    return f"{where}: {cause}; check the path, its permissions and free disk space"
 
 
 cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True,
@@ -66,11 +92,13 @@ def _app(ctx: typer.Context) -> App:
 def _main(
     ctx: typer.Context,
     config: Annotated[Path | None, typer.Option(help="config file (default ./config.yaml)")] = None,
-    data_dir: Annotated[Path | None, typer.Option(help="index folder (overrides data_dir)")] = None,
+    data_dir: Annotated[str | None, typer.Option(help="index folder (overrides data_dir)")] = None,
     verbose: Annotated[int, typer.Option("-v", "--verbose", count=True, help="-v INFO, -vv DEBUG logs")] = 0,
 ) -> None:
     """Load settings once; every command shares the collaborators built from them."""
-    settings = load_config(config, data_dir=data_dir)
+    if data_dir is not None and not data_dir.strip():
+        raise PolicybotError("--data-dir: empty path; pass the index folder")
+    settings = load_config(config, data_dir=Path(data_dir) if data_dir is not None else None)
     level = {0: settings.log_level, 1: "INFO"}.get(verbose, "DEBUG")
     if verbose == 1 and settings.log_level == "DEBUG":
         level = "DEBUG"
@@ -83,11 +111,13 @@ def _main(
 @cli.command()
 def index(
     ctx: typer.Context,
-    path: Annotated[Path | None, typer.Argument(help="policy folder (default: policies.root)")] = None,
+    path: Annotated[str | None, typer.Argument(help="policy folder (default: policies.root)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as one JSON object")] = False,
 ) -> None:
     """Reconcile the index with the policy folder: index new/changed files, drop deleted ones."""
-    summary = _reconcile(_app(ctx), path, show_progress=not as_json)
+    if path is not None and not path.strip():
+        raise PolicybotError("index: empty path; pass a policy folder (or none for policies.root)")
+    summary = _reconcile(_app(ctx), Path(path) if path is not None else None, show_progress=not as_json)
     if as_json:
         typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
@@ -102,7 +132,12 @@ def ask(
     scope: Annotated[list[str] | None, typer.Option("--scope", help="folder glob (repeatable)")] = None,
 ) -> None:
     """Answer one question from the indexed policies, with citations."""
-    answer = _app(ctx).service.ask(question, scope=tuple(scope or ("**",)))
+    if not question.strip():
+        raise PolicybotError("the question is empty; ask it in quotes: policybot ask \"...\"")
+    data_dir = _settings(ctx).data_dir
+    if not has_index(data_dir):
+        raise PolicybotError(f"no index in {data_dir}; run policybot index first")
+    answer = _opened(_app(ctx)).service.ask(question, scope=tuple(scope or ("**",)))
     if as_json:
         typer.echo(json.dumps(answer.to_json(), ensure_ascii=False))
     else:
@@ -117,7 +152,14 @@ def status(
     """Show what is indexed, what failed (with reasons) and the config fingerprint."""
     from policybot.status import collect
 
-    app = _app(ctx)
+    data_dir = _settings(ctx).data_dir
+    if not has_index(data_dir):  # never create the data dir just to look at it; not an error
+        if as_json:
+            typer.echo(json.dumps({"data_dir": str(data_dir), "index": None}, ensure_ascii=False))
+        else:
+            Console().print(f"no index yet in {escape(str(data_dir))}; run policybot index")
+        return
+    app = _opened(_app(ctx))
     data = collect(app.settings, app.store)
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False))
@@ -183,8 +225,12 @@ def eval_command(
     from core.eval.report import render_report, to_json, write_report
 
     app = _app(ctx)
-    items = load_qa(qa)
-    channels = load_context(context) if context is not None else {}
+    try:
+        items = load_qa(qa)
+        channels = load_context(context) if context is not None else {}
+    except UnicodeDecodeError as exc:
+        raise PolicybotError(f"{qa if context is None else f'{qa} or {context}'}: not valid UTF-8 text "
+                             f"(byte {exc.start}); save it as UTF-8") from None
     notes = setup_notes(items, app.settings.policies.root, app.reranker)
     notes += [f"channel scope of `{g}` conversations: {', '.join(s)} (from `{context}`)"
               for g, s in channels.items()]
@@ -201,12 +247,48 @@ def _reconcile(app: App, path: Path | None, *, show_progress: bool) -> IndexSumm
     from policybot.progress import RichProgress
 
     root = (path or app.settings.policies.root).resolve()
+    if root.exists() and not root.is_dir():
+        raise PolicybotError(f"{root}: is a file, not a folder; pass the policy folder that holds it")
     if not root.is_dir():
         raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root")
+    _opened(app)
     from indexer.lock import WriterLock
 
     with WriterLock(app.settings.data_dir), RichProgress(enabled=show_progress) as progress:
         return app.indexer.reconcile(root, progress)
+
+
+def _settings(ctx: typer.Context) -> Settings:
+    settings: Settings = ctx.find_root().obj
+    return settings
+
+
+def has_index(data_dir: Path) -> bool:
+    """True when ``data_dir`` holds an index (a generation pointer or a LanceDB folder).
+
+    Raises:
+        PolicybotError: ``data_dir`` is a file.
+    """
+    if data_dir.exists() and not data_dir.is_dir():
+        raise PolicybotError(f"{data_dir}: is a file, not a folder; point data_dir / --data-dir at a folder")
+    lance = data_dir / "lancedb"
+    return (data_dir / STATE_FILE).is_file() or (lance.is_dir() and any(lance.iterdir()))
+
+
+def _opened(app: App) -> App:
+    """``app`` after a first read of its store; a damaged index becomes a :class:`StoreError`."""
+    try:
+        app.store.documents()
+    except (RuntimeError, ValueError) as exc:  # LanceDB: damaged or truncated table files
+        raise _unreadable_store(app.settings, exc) from None
+    return app
+
+
+def _unreadable_store(settings: object, exc: Exception) -> StoreError:
+    where = settings.data_dir if isinstance(settings, Settings) else "the data dir"
+    first = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+    return StoreError(f"the index under {where} is unreadable ({first}); move it aside and run "
+                      "policybot index")
 
 
 def _start_watcher(app: App) -> PolicyWatcher:
@@ -219,7 +301,11 @@ def _start_watcher(app: App) -> PolicyWatcher:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. Nothing is downloaded at run time: models load from local files only
+    (HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE default to 1; export them as 0 to allow hub downloads)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     cli()
 
 

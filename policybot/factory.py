@@ -18,6 +18,8 @@ from core.answer.extractive import ExtractiveAnswerer
 from core.answering import PolicyAnswerService
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.embedder import Embedder, make_embedder
+from core.errors import StoreError
+from core.fingerprint import embedding_fingerprint
 from core.llm.base import AnswerProvider
 from core.rerank.base import Reranker
 from core.retrieval import HybridRetriever
@@ -136,9 +138,20 @@ class App:
         chain: AnswerProvider = make_chain(self.settings, self.secrets, fallback=extractive)
         return chain
 
+    def check_index_compatible(self) -> None:
+        """Raise :class:`StoreError` when the live index's vectors were made under another embedding
+        model/config than the current one (compares fingerprints; never loads the model)."""
+        built = self.store.state().embedding_fingerprint
+        want = embedding_fingerprint(self.settings)
+        if built and built != want:
+            raise StoreError(f"the index was built with another embedding model/config (fingerprint "
+                             f"{built[:12]}, the config's is {want[:12]}); run policybot index")
+
     @cached_property
     def service(self) -> PolicyAnswerService:
-        """The answer service (retriever + reranker + provider)."""
+        """The answer service (retriever + reranker + provider). Raises StoreError when the index
+        was built under another embedding model/config (:meth:`check_index_compatible`)."""
+        self.check_index_compatible()
         scoper = DocumentScoper(self.store) if self.settings.retrieval.document_scope else None
         retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
                                     reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper)

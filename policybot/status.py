@@ -39,6 +39,7 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
          "fingerprints": {"config", "live", "rebuild_pending", "state"},
          "pending": {"count", "oldest_at", "source"}, "index_lag_s",
          "last_reconcile": {"at", "runs", "errors", "missed", "last_error"} | null,
+         "jobs": {name: {"runs", "errors", "missed", "last_finished_at", ...}},
          "observer": {"kind", "reason", "configured"},
          "watcher": {"running", "pid", "updated_at"},
          "embedding_model", "reranker", "reranker_fallback", "provider"}
@@ -47,7 +48,8 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
     them); ``fingerprints.state`` is ``current``, ``rebuild pending`` (the config's fingerprint differs
     from the live index's), ``rebuilding`` (a shadow generation is being built) or ``empty``.
     ``pending`` and ``index_lag_s`` (now − oldest pending change, 0 when none) come from a running
-    watcher; with none running they are 0 and ``pending.source`` says so.
+    watcher; with none running they are 0 and ``pending.source`` says so. ``last_reconcile`` and
+    ``jobs`` (the scheduler's history: reconcile, store-optimize, ...) are the last watcher's.
     """
     now = time.time() if now is None else now
     fp = config_fingerprint(settings)
@@ -81,6 +83,7 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
         "pending": pending,
         "index_lag_s": round(max(0.0, now - pending["oldest_at"]), 3) if pending["count"] else 0.0,
         "last_reconcile": _last_reconcile(watch),
+        "jobs": dict(watch.get("jobs") or {}),
         "observer": {"kind": watch.get("observer_kind"), "reason": watch.get("observer_reason") or "",
                      "configured": settings.watch.observer},
         "watcher": {"running": running, "pid": watch.get("pid"), "updated_at": watch.get("updated_at")},

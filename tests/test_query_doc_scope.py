@@ -183,3 +183,17 @@ def test_insurer_and_product_names_agree(corpus_catalog: DocumentCatalog) -> Non
                      "Bajaj Allianz Global Health Care limits?", "Is there a sabbatical at 37signals?"):
         scope = detect_scope(question, catalog)
         assert scope is not None and len(scope) == 1, question
+
+
+def test_a_name_buried_in_a_header_line_is_found_in_the_title_text() -> None:
+    header = ("Premises No. 18-0374, Plot no. CBD-81, Page 1 of 25 National Parivar Mediclaim Plus Policy "
+              "UIN: X")
+    catalog = build_catalog([("policy.pdf", header), ("other.pdf", "Arogya Sanjeevani Policy\nPreamble")])
+    question = "Under the National Parivar Mediclaim Plus Policy, how much hospital cash is paid?"
+    assert detect_scope(question, catalog) == ["policy.pdf"]
+
+
+def test_a_question_without_product_names_stays_unscoped_by_the_title_fallback() -> None:
+    title = "Premises No. 18, Page 1 National Parivar Mediclaim Plus Policy"
+    catalog = build_catalog([("policy.pdf", title)])
+    assert detect_scope("How much hospital cash is paid per day?", catalog) is None

@@ -142,6 +142,7 @@ def test_polling_watcher_reports_observer_and_last_reconcile(tmp_path: Path) -> 
         data = collect(w.settings, w.store)
         assert data["observer"]["kind"] == "polling" and data["observer"]["reason"]
         assert data["watcher"]["running"] is True and data["last_reconcile"]["at"] > 0
+        assert data["jobs"]["reconcile"]["runs"] >= 1
 
 
 def test_without_a_watcher_observer_and_last_reconcile_are_empty(tmp_path: Path) -> None:

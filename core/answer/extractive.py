@@ -43,8 +43,8 @@ NOT_FOUND_TEXT = (
 _STOP = """a an and are as at be been being but by can could did do does doing for from had has have how i if
 in into is it its me my of on or our over so such than that the their them then there these they this those
 to under up was we were what when where which while who whom why will with would you your any there's what's
-am also about after many much before all both each few more most other some same own just should now get got please
-tell policy policies define defined definition mean means meaning explain describe extent"""
+am also about after many much before all both each few more most other some same own just should now get got
+please tell policy policies define defined definition mean means meaning explain describe extent"""
 STOP_WORDS = frozenset(_STOP.split())
 """Question words that carry no content for matching sentences."""
 NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
@@ -59,7 +59,7 @@ LIST_LIMIT = 8
 WEIGHTS_WITH_EMBEDDINGS = (0.6, 0.4)
 """(coverage, similarity) weights when an embedder is given."""
 WEIGHTS_LEXICAL_ONLY = (1.0, 0.0)
-RANK_DISCOUNT = 0.15
+RANK_DISCOUNT = 0.3
 PARAPHRASE_SIMILARITY = 0.6
 """Question/unit cosine (all-MiniLM-L6-v2) above which a unit answers even with few shared words."""
 """A unit from source r keeps (1 - RANK_DISCOUNT + RANK_DISCOUNT / r) of its score."""

@@ -7,8 +7,9 @@ Implementations (chosen once by :func:`make_reranker` from ``rerank.provider``):
 
 * :class:`~core.rerank.cross_encoder.CrossEncoderReranker` — the real one (sentence-transformers
   CrossEncoder, default ``cross-encoder/ms-marco-MiniLM-L-6-v2``).
-* :class:`~core.rerank.offline.OfflineReranker` — works without reranker weights (embedding max-sim
-  + keyword overlap); the visible fallback when the cross-encoder cannot be loaded.
+* :class:`~core.rerank.offline.OfflineReranker` — works without reranker weights (stored-embedding
+  cosine, BM25, keyword and exact-match features); the visible fallback when the cross-encoder cannot
+  be loaded.
 * :class:`~core.rerank.base.FakeReranker` — deterministic in-memory stand-in for tests.
 
 Heavy libraries (torch, sentence-transformers) are imported lazily inside the real reranker.

@@ -14,7 +14,8 @@ from core.rerank.offline import OfflineReranker
 
 log = logging.getLogger(__name__)
 
-OFFLINE_NOTE = "using the offline reranker (embedding max-sim + keyword overlap)"
+OFFLINE_NOTE = ("using the offline reranker (stored-embedding cosine + BM25 + keyword and exact-match "
+                "features)")
 
 
 def make_reranker(settings: Settings | RerankSettings, embedder: Embedder) -> Reranker:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import logging
 import re
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from docx import Document
 from docx.opc.exceptions import PackageNotFoundError
@@ -47,9 +49,16 @@ def extract_docx(path: Path, rel: str, settings: ExtractionSettings) -> Extracte
     """
     try:
         doc = Document(str(path))
-    except (PackageNotFoundError, KeyError, ValueError, OSError) as exc:
-        raise ExtractionError(f"not a readable .docx ({type(exc).__name__}); open it in Word and "
-                              "save it as .docx again") from None
+        return ExtractedDocument(path=rel, blocks=_blocks(doc, rel, settings), pages=0)
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError, AttributeError,
+            TypeError, IndexError) as exc:  # a zip that is not a Word package, or a package missing its parts
+        detail = " ".join(str(exc).split())[:120]
+        raise ExtractionError(f"not a valid Word document ({type(exc).__name__}"
+                              f"{': ' + detail if detail else ''}); open it in Word and save it as "
+                              ".docx again") from None
+
+
+def _blocks(doc: Any, rel: str, settings: ExtractionSettings) -> list[Block]:
     numbering = Numbering(doc)
     blocks: list[Block] = []
     headings: list[tuple[int, str]] = []  # (level, text) stack
@@ -67,7 +76,7 @@ def extract_docx(path: Path, rel: str, settings: ExtractionSettings) -> Extracte
         blocks.extend(Block(path=rel, text=t, section=_section(headings))
                       for t in _textbox_texts(item._p))
     blocks.extend(_header_footer_blocks(doc, rel))
-    return ExtractedDocument(path=rel, blocks=blocks, pages=0)
+    return blocks
 
 
 def _labelled_text(paragraph: Paragraph, numbering: Numbering) -> str:

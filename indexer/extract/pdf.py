@@ -150,6 +150,7 @@ def open_pdf(path: Path) -> pypdf.PdfReader:
     Raises:
         ExtractionError: damaged/truncated file, or a user password is required.
     """
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # its repair notes are not user output
     try:
         reader = pypdf.PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):

@@ -1,0 +1,70 @@
+"""The reconcile scan: which files under the policy root are indexed, and which cannot be.
+
+Shared by :mod:`indexer.pipeline` (reconcile, watcher events) so both apply the same rules.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+from pathlib import Path
+
+from core.config import Settings
+from indexer.extract import relative_posix
+from indexer.names import safe_name
+from indexer.patterns import folder_ignored, is_indexable
+
+log = logging.getLogger(__name__)
+
+
+def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None) -> dict[str, Path]:
+    """Indexable files under ``root``: relative POSIX path → absolute path (sorted by path).
+
+    Names that are not valid UTF-8 are keyed by their escaped form (:mod:`indexer.names`).
+    Symlink rule: a file symlink whose target is also inside ``root`` is skipped (its target is
+    indexed under its own path, so the text is never cited twice); one pointing outside ``root`` is
+    indexed under the link's name. Folder symlinks are not followed. Entries that cannot be indexed
+    (unreadable folder, broken symlink, symlink loop) go into ``problems`` (relative path → reason).
+    """
+    found: dict[str, Path] = {}
+    skipped: dict[str, str] = {} if problems is None else problems
+    real_root = root.resolve()
+
+    def unreadable(exc: OSError) -> None:
+        rel = safe_name(relative_posix(Path(exc.filename or root), root))
+        if not folder_ignored(rel, settings):
+            skipped[rel] = f"cannot read the folder ({exc.strerror})"
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            rel = safe_name(path.relative_to(root).as_posix())
+            if not is_indexable(rel, settings):
+                continue
+            if path.is_symlink():
+                reason = symlink_problem(path, real_root)
+                if reason == "":
+                    continue
+                if reason is not None:
+                    skipped[rel] = reason
+                    continue
+            if path.is_file():
+                found[rel] = path
+    return found
+
+
+def symlink_problem(path: Path, real_root: Path) -> str | None:
+    """For a symlink ``path`` under the root (resolved: ``real_root``): None to index the link,
+    "" to skip it silently (its target is inside the root), else the failure reason."""
+    try:
+        target = path.resolve(strict=True)
+    except RuntimeError:
+        return "symbolic link loop"
+    except OSError as exc:
+        return "symbolic link loop" if exc.errno == errno.ELOOP else "broken symbolic link"
+    if target.is_relative_to(real_root):
+        log.debug("skipping %s: its target %s is inside the policy root", path, target)
+        return ""
+    return None
