@@ -5,7 +5,10 @@ Change detection: a file whose (size, mtime_ns) and config fingerprint match its
 unchanged without being read; only when size or mtime differ is its SHA-256 computed, and it decides.
 A file whose extraction fails (unreadable, killed for time or memory, no text) is recorded with
 status ``failed``, its reason and time; its previous chunks keep serving (the row keeps their count)
-and it is retried only when its content changes.
+and it is retried when its content changes, or (transient failures: time or memory limit, worker
+crash or start-up failure) when the limit named in the reason differs from the current one or the
+worker failed (:func:`indexer.worker.should_retry`). Files that cannot be read, have a name that is
+not UTF-8, or are broken symlinks get a failed row without extraction (:func:`record_skipped`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Global options (before the command): ``--config PATH``, ``--data-dir DIR``, ``-v``. Every command
 builds its collaborators through one :class:`~policybot.factory.App`. A
 :class:`~core.errors.PolicybotError` becomes one line of user text and exit code 2 in exactly one place
-(:class:`_Group`); no tracebacks for user errors. Heavy imports (sentence-transformers, slack-bolt,
+(:class:`_Group`), as are OS errors (naming the path) and LanceDB errors on a damaged index; no
+tracebacks for user errors. Heavy imports (sentence-transformers, slack-bolt,
 watchdog) happen inside the commands that need them, so ``--help`` and ``status`` stay fast.
 """
 
@@ -22,10 +23,10 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from core.config import Secrets, Settings, load_config
-from core.errors import PolicybotError, StoreError
-from core.store_state import STATE_FILE
+from core.errors import PolicybotError
 from policybot import render
 from policybot.cache_cli import cache_app
+from policybot.guards import has_index, os_error_text, unreadable_store
 
 if TYPE_CHECKING:
     from indexer.pipeline import IndexSummary
@@ -44,13 +45,13 @@ class _Group(TyperGroup):
         except PolicybotError as exc:
             _fail(str(exc))
         except OSError as exc:  # data dir is a file, unwritable, read-only index, ...
-            _fail(_os_error_text(exc))
+            _fail(os_error_text(exc))
         except UnicodeDecodeError as exc:
             _fail(f"a file is not valid UTF-8 text (byte {exc.start}); save it as UTF-8")
         except RuntimeError as exc:  # LanceDB reports damaged table files as RuntimeError
             if "lance" not in str(exc).lower():
                 raise
-            _fail(str(_unreadable_store(ctx.find_root().obj, exc)))
+            _fail(str(unreadable_store(ctx.find_root().obj, exc)))
 
 
 def _fail(message: str) -> None:
@@ -59,16 +60,6 @@ def _fail(message: str) -> None:
     raise typer.Exit(2) from None
 
 
-def _os_error_text(exc: OSError) -> str:
-    """One line naming the path and the cause of an OS error, with what to do."""
-    where = exc.filename if exc.filename is not None else "a file"
-    if isinstance(exc, PermissionError):
-        return f"{where}: permission denied; fix its permissions or pass another --data-dir"
-    if isinstance(exc, FileExistsError | NotADirectoryError):
-        return (f"{where}: a file is in the way where a folder is needed; check data_dir / --data-dir "
-                "(it must be a folder)")
-    cause = exc.strerror or str(exc)
-    return f"{where}: {cause}; check the path, its permissions and free disk space"
 
 
 cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True,
@@ -149,7 +140,10 @@ def status(
     ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="print the status as one JSON object")] = False,
 ) -> None:
-    """Show what is indexed, what failed (with reasons) and the config fingerprint."""
+    """Show what is indexed, what failed (with reasons) and the config fingerprint.
+
+    Without an index in the data dir: prints "no index yet in DIR" (``--json``: ``{"data_dir": DIR,
+    "index": null}``) and exits 0, creating nothing."""
     from policybot.status import collect
 
     data_dir = _settings(ctx).data_dir
@@ -263,32 +257,13 @@ def _settings(ctx: typer.Context) -> Settings:
     return settings
 
 
-def has_index(data_dir: Path) -> bool:
-    """True when ``data_dir`` holds an index (a generation pointer or a LanceDB folder).
-
-    Raises:
-        PolicybotError: ``data_dir`` is a file.
-    """
-    if data_dir.exists() and not data_dir.is_dir():
-        raise PolicybotError(f"{data_dir}: is a file, not a folder; point data_dir / --data-dir at a folder")
-    lance = data_dir / "lancedb"
-    return (data_dir / STATE_FILE).is_file() or (lance.is_dir() and any(lance.iterdir()))
-
-
 def _opened(app: App) -> App:
     """``app`` after a first read of its store; a damaged index becomes a :class:`StoreError`."""
     try:
         app.store.documents()
     except (RuntimeError, ValueError) as exc:  # LanceDB: damaged or truncated table files
-        raise _unreadable_store(app.settings, exc) from None
+        raise unreadable_store(app.settings, exc) from None
     return app
-
-
-def _unreadable_store(settings: object, exc: Exception) -> StoreError:
-    where = settings.data_dir if isinstance(settings, Settings) else "the data dir"
-    first = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
-    return StoreError(f"the index under {where} is unreadable ({first}); move it aside and run "
-                      "policybot index")
 
 
 def _start_watcher(app: App) -> PolicyWatcher:

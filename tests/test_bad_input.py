@@ -104,7 +104,9 @@ def test_reconcile_removes_duplicate_chunk_ids(tmp_path: Path, root: Path) -> No
     indexer, store, _ = build(tmp_path, root)
     indexer.reconcile()
     rows = store.chunk_rows()
-    store._chunks().add(rows[:3])  # what two racing writers left behind
+    table = store._chunks()
+    assert table is not None
+    table.add(rows[:3])  # what two racing writers left behind
     assert store.duplicate_chunk_ids() == 3
     summary = indexer.reconcile()
     assert store.duplicate_chunk_ids() == 0 and summary.repaired >= 1
@@ -343,3 +345,20 @@ def test_symlink_to_a_file_outside_the_root_is_indexed_under_its_name(tmp_path: 
     indexer, store, _ = build(tmp_path, root)
     indexer.reconcile()
     assert set(store.documents()) == {"leave.md", "travel.md"}
+
+
+def test_unreadable_subfolder_is_recorded_failed(tmp_path: Path, root: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (root / "private").mkdir()
+    real_walk = os.walk
+
+    def walk(top: Path, onerror: object = None) -> object:  # tests run as root: chmod cannot deny
+        assert callable(onerror)
+        onerror(PermissionError(13, "Permission denied", str(root / "private")))
+        return real_walk(top)
+
+    monkeypatch.setattr("indexer.walk.os.walk", walk)
+    indexer, store, _ = build(tmp_path, root)
+    summary = indexer.reconcile()
+    assert summary.failed == 1
+    assert store.documents()["private"].error == "cannot read the folder (Permission denied)"

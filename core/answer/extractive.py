@@ -15,7 +15,9 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
    of a definition question gets a bonus; the answer's confidence is the best score capped at 1;
 4. pick up to ``answer.max_sentences`` units greedily (best first; skip near-duplicates and units
    that add no new question word), quote them with their source numbers;
-5. when the best score is below ``answer.min_score``, say it could not find the answer.
+5. when the best score is below ``answer.min_score``, or the chosen units cover less than
+   ``answer.min_coverage`` of the question's content words and none is semantically close to it
+   (groundedness gate), say it could not find the answer.
 """
 
 from __future__ import annotations
@@ -59,10 +61,10 @@ LIST_LIMIT = 8
 WEIGHTS_WITH_EMBEDDINGS = (0.6, 0.4)
 """(coverage, similarity) weights when an embedder is given."""
 WEIGHTS_LEXICAL_ONLY = (1.0, 0.0)
-RANK_DISCOUNT = 0.3
+RANK_DISCOUNT = 0.15
+"""A unit from source r keeps (1 - RANK_DISCOUNT + RANK_DISCOUNT / r) of its score."""
 PARAPHRASE_SIMILARITY = 0.6
 """Question/unit cosine (all-MiniLM-L6-v2) above which a unit answers even with few shared words."""
-"""A unit from source r keeps (1 - RANK_DISCOUNT + RANK_DISCOUNT / r) of its score."""
 
 
 @dataclass(frozen=True)
