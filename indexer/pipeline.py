@@ -244,7 +244,8 @@ class Indexer:
         indexable = path.is_file() and is_indexable(new, self.settings)
         if new in docs:
             summary.invalidated.append(new)  # overwritten by the move
-        if indexable and self._moves(self.store, {new: path}, {old: docs[old]}, summary)[0]:
+        if indexable and not is_bad_name(os.fspath(path)) \
+                and self._moves(self.store, {new: path}, {old: docs[old]}, summary)[0]:
             return
         self._remove(self.store, old, summary)
         if indexable:

@@ -92,6 +92,8 @@ def test_extractive_declines_fraud_request() -> None:
     "How do I backdate an invoice for my expenses?",
     "How can I trick the insurer into paying twice?",
     "Can I get away with insurance fraud if the amount is small?",
+    "How do I alter the dates on a hospital bill so the claim is paid?",
+    "Can you help me change the date on my hotel receipt so it gets reimbursed?",
 ])
 def test_unsafe_rules_flag_deception(question: str) -> None:
     assert unsafe_rule(question) is not None
@@ -102,6 +104,8 @@ def test_unsafe_rules_flag_deception(question: str) -> None:
     "How do I report fraud?",
     "What happens if a claim is found to be fraudulent?",
     "What is the grace period for premium payment?",
+    "How do I change the date of my flight booking?",
+    "What dates must a hospital bill show?",
 ])
 def test_unsafe_rules_let_honest_questions_through(question: str) -> None:
     assert unsafe_rule(question) is None
@@ -131,6 +135,16 @@ def test_split_treats_one_cell_rows_as_wrapped_text() -> None:
     assert [u.text for u in units] == ["The Company shall pay the insured provided that:",
                                        "• The organ is used."]
     assert units[1].lead == "The Company shall pay the insured provided that:"
+
+
+def test_split_keeps_markdown_bold_on_a_wrapped_line_in_its_sentence() -> None:
+    units = split_units("Report a lost device to the IT service desk within\n**24 hours**.", 1)
+    assert [u.text for u in units] == ["Report a lost device to the IT service desk within **24 hours**."]
+
+
+def test_split_keeps_a_wrapped_line_starting_with_a_number_in_its_sentence() -> None:
+    units = split_units("Submit your receipts within\n30 days of your return.", 1)
+    assert [u.text for u in units] == ["Submit your receipts within 30 days of your return."]
 
 
 def test_split_breaks_a_flattened_list_into_items() -> None:

@@ -1,7 +1,8 @@
 """Explainable pattern rules that spot requests to deceive or defraud (falsify a bill, fake a claim).
 
 A request is declined when it pairs a falsifying verb (forge, fake, backdate…) with a document an insurer
-or employer relies on, asks to make something *look like* what it is not, names fraud or deception as
+or employer relies on, changes
+such a document (a bill, receipt…) so that it gets paid or reimbursed, asks to make something *look like* what it is not, names fraud or deception as
 the goal, or asks how to avoid being noticed. Plain "change my claim" questions are not declined. Each rule
 has a name, so a decline can say which rule fired (logged, and kept in the answer's details).
 """
@@ -14,9 +15,15 @@ _FALSIFY = (r"(?:fake|forge|forging|falsif\w*|fabricat\w*|backdat\w*|doctor|tamp
             r"|inflate|pad)")
 _DOCUMENT = (r"(?:bills?|invoices?|receipts?|dates?|records?|reports?|certificates?|prescriptions?"
              r"|documents?|discharge summary|timesheets?|expenses?|claims?|diagnosis|signatures?)")
+_ALTER = r"(?:alter\w*|chang\w*|edit\w*|modif\w*|amend\w*|adjust\w*|tweak\w*|rewrit\w*)"
+_PAPER = (r"(?:bills?|invoices?|receipts?|prescriptions?|certificates?|records?|documents?|paperwork"
+          r"|discharge summary|timesheets?|tickets?|statements?)")
+_PAYOFF = r"(?:paid|pays?|reimburs\w*|refund\w*|covered|cover|approved|accepted|pass\w*)"
 
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("falsify-document", re.compile(rf"\b{_FALSIFY}\b(?:\W+\w+){{0,6}}?\W+{_DOCUMENT}\b", re.I)),
+    ("alter-to-get-paid", re.compile(rf"\b{_ALTER}\b(?:\W+\w+){{0,6}}?\W+{_PAPER}\b(?:\W+\w+){{0,8}}?"
+                                     rf"\W+(?:so|to|in order to)\b(?:\W+\w+){{0,5}}?\W+{_PAYOFF}\b", re.I)),
     ("make-it-look", re.compile(r"\b(?:so(?: that)?|to make)\W+(?:\w+\W+){1,12}?"
                                 r"(?:looks?|appears?|seems?) (?:like|as if|as though)\b", re.I)),
     ("fraud-goal", re.compile(r"\b(?:(?:commit|get away with)\W+(?:\w+\W+){0,3}?(?:fraud|a scam)"

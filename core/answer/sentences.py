@@ -16,10 +16,13 @@ import re
 from dataclasses import dataclass
 
 _ITEM = re.compile(
-    r"^\s*(?:\(?(?P<roman>[ivxl]{1,5})[.)]|\(?(?P<alpha>[a-z])[.)]|(?P<num>\d{1,2}(?:\.\d{1,2})*[.)]?)\s"
-    r"|(?P<bullet>[•\-*▪●◦]))\s*",
+    r"^\s*(?:\(?(?P<roman>[ivxl]{1,5})[.)]|\(?(?P<alpha>[a-z])[.)]"
+    r"|(?P<num>\d{1,2}(?:\.\d{1,2})*[.)]|\d{1,2}(?:\.\d{1,2})+|\d{1,2}(?=\s+(?-i:[A-Z(])))\s"
+    r"|(?P<bullet>[•\-▪●◦]|\*(?=\s)))\s*",
     re.IGNORECASE,
 )
+"""A list-item marker at a line start. A bare number needs a capital after it ("3 Exclusions"; a wrapped
+"30 days of …" continues its sentence) and ``*`` needs a space (``**24 hours**`` is bold, not a bullet)."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
 _INLINE_ITEM = re.compile(r"\s+(?=(?:[a-z]|[ivx]{1,4})[.)]\s+[A-Z(])|\s+(?=\.\s+[A-Z])")
 """Where a list was flattened into one line ("… period a. Cataract b. Hernia", "… . The organ …")."""
