@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,14 +127,13 @@ class ExtractiveAnswerer:
         first."""
         return self._score(request)[0]
 
-    def _grounded(self, question: str, chosen: Sequence[ScoredUnit], idf: Mapping[str, float]) -> bool:
+    def _grounded(self, question: str, chosen: Sequence[ScoredUnit], terms: Iterable[str]) -> bool:
         """Groundedness gate: the chosen units must cover at least ``answer.min_coverage`` of the
-        question's content words, each weighted by its IDF over the candidate units (words of product
-        names already carry :data:`NAME_WEIGHT`: retrieval picked the document), so a topic word found
-        nowhere ("parental" in "weeks of paid parental leave") outweighs common ones found anywhere —
-        unless one unit is semantically close to the question (cosine ≥ :data:`PARAPHRASE_SIMILARITY`:
-        a paraphrase shares few words with its answer)."""
-        weights = dict(idf)
+        question's content words (each counts 1; words of product names :data:`NAME_WEIGHT`: retrieval
+        already picked the document), unless one unit is semantically close to the question (cosine ≥
+        :data:`PARAPHRASE_SIMILARITY`: a paraphrase shares few words with its answer)."""
+        names = _name_terms(question)
+        weights = {t: NAME_WEIGHT if t in names else 1.0 for t in terms}
         total = sum(weights.values())
         covered = set().union(*(c.covered for c in chosen))
         coverage = sum(w for t, w in weights.items() if t in covered) / total if total else 0.0

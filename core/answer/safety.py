@@ -1,9 +1,9 @@
 """Explainable pattern rules that spot requests to deceive or defraud (falsify a bill, fake a claim).
 
 A request is declined when it pairs a falsifying verb (forge, fake, backdate…) with a document an insurer
-or employer relies on, changes
-such a document (a bill, receipt…) so that it gets paid or reimbursed, asks to make something *look like* what it is not, names fraud or deception as
-the goal, or asks how to avoid being noticed. Plain "change my claim" questions are not declined. Each rule
+or employer relies on, alters such a document (a bill, receipt…) so that it gets paid or reimbursed,
+asks to make something *look like* what it is not, names fraud or deception as the goal, or asks how
+to avoid being noticed. Plain "change my claim" questions are not declined. Each rule
 has a name, so a decline can say which rule fired (logged, and kept in the answer's details).
 """
 
