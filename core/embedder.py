@@ -85,7 +85,9 @@ class SentenceTransformerEmbedder:
             ) from None
         self._settings = settings
         self.model_id = settings.model
-        self.dimension = int(self._model.get_sentence_embedding_dimension() or 0)
+        dim = getattr(self._model, "get_embedding_dimension", None) or \
+            self._model.get_sentence_embedding_dimension  # renamed in sentence-transformers 6
+        self.dimension = int(dim() or 0)
         self.max_tokens = int(self._model.max_seq_length or 256) - 2  # [CLS] and [SEP]
         log.info("embedder loaded model=%s dim=%d in %.1fs", self.model_id, self.dimension,
                  time.perf_counter() - t0)
