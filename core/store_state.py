@@ -35,6 +35,7 @@ class IndexState:
         embedding_fingerprint: :func:`core.fingerprint.embedding_fingerprint` of the live
             generation's vectors ("" when unknown: data dirs from before it was recorded).
         root: the policy folder the last reconcile indexed (absolute; "" before the first).
+        reconciled_at: Unix time the last reconcile finished (0 before the first).
     """
 
     generation: int = 0
@@ -44,6 +45,7 @@ class IndexState:
     swapped_at: float = 0.0
     embedding_fingerprint: str = ""
     root: str = ""
+    reconciled_at: float = 0.0
 
     def to_json(self) -> dict[str, object]:
         """The fields as a JSON-able dict (also the file format)."""

@@ -122,10 +122,8 @@ class Indexer:
             if p.rebuild:
                 shadow.swap(self.store, p, self.fingerprint)
                 summary.rebuilt = p.generation
-            st = self.store.state()
-            if (st.root, st.embedding_fingerprint) != (str(self.root), self._embedding_settings_fp):
-                self.store.set_state(replace(st, root=str(self.root),
-                                             embedding_fingerprint=self._embedding_settings_fp))
+            self.store.set_state(replace(self.store.state(), root=str(self.root), reconciled_at=time.time(),
+                                         embedding_fingerprint=self._embedding_settings_fp))
             p.target.ensure_indexes()
             summary.seconds = time.perf_counter() - t0
             log.info("reconcile root=%s files=%d indexed=%d unchanged=%d failed=%d removed=%d moved=%d "

@@ -82,7 +82,7 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
         "fingerprints": _fingerprints(fp, index),
         "pending": pending,
         "index_lag_s": round(max(0.0, now - pending["oldest_at"]), 3) if pending["count"] else 0.0,
-        "last_reconcile": _last_reconcile(watch),
+        "last_reconcile": _last_reconcile(watch, store.state().reconciled_at),
         "jobs": dict(watch.get("jobs") or {}),
         "observer": {"kind": watch.get("observer_kind"), "reason": watch.get("observer_reason") or "",
                      "configured": settings.watch.observer},
@@ -151,14 +151,17 @@ def _pending(watch: dict[str, Any], running: bool) -> dict[str, Any]:
     return {"count": count, "oldest_at": oldest, "source": "watcher"}
 
 
-def _last_reconcile(watch: dict[str, Any]) -> dict[str, Any] | None:
-    """The watcher's reconcile job history (None when no watcher reported one)."""
+def _last_reconcile(watch: dict[str, Any], reconciled_at: float) -> dict[str, Any] | None:
+    """The watcher's reconcile job history, with ``at`` the latest reconcile by any process
+    (``policybot index`` records it in the index state); None when there never was one."""
     job = (watch.get("jobs") or {}).get("reconcile")
     if not isinstance(job, dict):
-        return None
-    return {"at": float(job.get("last_finished_at") or 0.0), "runs": int(job.get("runs") or 0),
-            "errors": int(job.get("errors") or 0), "missed": int(job.get("missed") or 0),
-            "last_error": str(job.get("last_error") or "")}
+        if not reconciled_at:
+            return None
+        return {"at": reconciled_at, "runs": 0, "errors": 0, "missed": 0, "last_error": ""}
+    return {"at": max(float(job.get("last_finished_at") or 0.0), reconciled_at),
+            "runs": int(job.get("runs") or 0), "errors": int(job.get("errors") or 0),
+            "missed": int(job.get("missed") or 0), "last_error": str(job.get("last_error") or "")}
 
 
 # ---- models (predicted, never loaded) -------------------------------------------------------------

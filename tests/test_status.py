@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -145,11 +146,18 @@ def test_polling_watcher_reports_observer_and_last_reconcile(tmp_path: Path) -> 
         assert data["jobs"]["reconcile"]["runs"] >= 1
 
 
-def test_without_a_watcher_observer_and_last_reconcile_are_empty(tmp_path: Path) -> None:
+def test_without_a_watcher_the_observer_is_empty(tmp_path: Path) -> None:
     settings, store = indexed(tmp_path, {"leave.md": GOOD})
     data = collect(settings, store)
-    assert data["observer"]["kind"] is None and data["last_reconcile"] is None
+    assert data["observer"]["kind"] is None
     assert data["observer"]["configured"] == "auto"
+
+
+def test_a_plain_index_run_records_the_last_reconcile(tmp_path: Path) -> None:
+    before = time.time()
+    settings, store = indexed(tmp_path, {"leave.md": GOOD})
+    rec = collect(settings, store)["last_reconcile"]
+    assert rec is not None and rec["at"] >= before and rec["runs"] == 0
 
 
 def test_fingerprint_is_current_after_indexing(tmp_path: Path) -> None:
