@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from core.eval.dataset import QASource
+from core.query.text import words_value
 from core.types import Citation
 
 _UNIT_WORDS = (
@@ -36,20 +37,6 @@ _DASHES = str.maketrans({"–": "-", "—": "-", "‑": "-", "‐": "-", "’": 
 _DROP = re.compile(r"[()\[\]{},;:!?\"'*|#~<>`]")
 
 
-def words_to_number(run: str) -> int:
-    """Value of an English number-word run: "one hundred and fifty" → 150, "twenty-four" → 24."""
-    total, current = 0, 0
-    for w in re.split(r"[\s-]+", run):
-        if w in _UNITS or w in _TENS:
-            current += _UNITS.get(w, 0) + _TENS.get(w, 0)
-        elif w == "hundred":
-            current = max(current, 1) * 100
-        elif w == "thousand":
-            total += max(current, 1) * 1000
-            current = 0
-    return total + current
-
-
 def normalise_text(text: str) -> str:
     """Canonical form for key-fact matching (see the module docstring): NFKC, lowercase, number
     words → digits, no thousands separators or trailing ".00", "per cent" → "%", punctuation other
@@ -57,7 +44,7 @@ def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).lower().translate(_DASHES)
     t = re.sub(r"(?<=\d),(?=\d)", "", t)
     t = _DIGIT_SCALE.sub(lambda m: str(int(m.group(1)) * _SCALES[m.group(2)]), t)
-    t = _NUM_RUN.sub(lambda m: str(words_to_number(m.group(0))), t)
+    t = _NUM_RUN.sub(lambda m: str(words_value(m.group(0))), t)
     t = re.sub(r"(\d)\.0+(?!\d)", r"\1", t)
     t = re.sub(r"\s*\b(?:per\s*cent|percent)\b", "%", t)
     t = re.sub(r"(\d)\s+%", r"\1%", t)

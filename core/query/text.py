@@ -55,11 +55,12 @@ def normalise_numbers(text: str) -> str:
     t = text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
     t = _THOUSANDS.sub("", t.lower())
     t = _DIGIT_SCALE.sub(_scaled, t)
-    return _NUMBER_WORDS.sub(lambda m: str(_words_value(m.group(0))), t)
+    return _NUMBER_WORDS.sub(lambda m: str(words_value(m.group(0))), t)
 
 
-def _words_value(phrase: str) -> int:
-    """Value of a run of number words (standard left-to-right accumulation of small and scale words)."""
+def words_value(phrase: str) -> int:
+    """Value of a run of number words: "one hundred and fifty" → 150, "twenty-four" → 24, "three lakh"
+    → 300000 (standard left-to-right accumulation of small and scale words; "and" is skipped)."""
     total, current = 0, 0
     for word in re.split(r"[\s-]+", phrase):
         if word == "and":
