@@ -132,7 +132,13 @@ class Store:
     def _documents(self) -> Any:
         name = self.documents_table_name
         tbl = self._open(name)
-        return tbl if tbl is not None else self.db.create_table(name, schema=DOCUMENTS_SCHEMA, exist_ok=True)
+        if tbl is None:
+            return self.db.create_table(name, schema=DOCUMENTS_SCHEMA, exist_ok=True)
+        missing = [f for f in DOCUMENTS_SCHEMA if f.name not in tbl.schema.names]
+        if missing:  # a table from an older version: add the new columns, all null
+            tbl.add_columns(pa.schema(missing))
+            log.info("documents table %s: added columns %s", name, [f.name for f in missing])
+        return tbl
 
     def _chunks(self, dimension: int | None = None) -> Any | None:
         name = self.chunks_table_name
@@ -145,7 +151,7 @@ class Store:
     def documents(self) -> dict[str, DocumentRecord]:
         """All document rows, keyed by path."""
         rows = self._documents().to_arrow().to_pylist()
-        return {r["path"]: DocumentRecord(**r) for r in rows}
+        return {r["path"]: DocumentRecord.from_row(r) for r in rows}
 
     def put_document(self, rec: DocumentRecord) -> None:
         """Insert or replace the row of ``rec.path``."""

@@ -17,7 +17,10 @@ DOCUMENTS_SCHEMA = pa.schema([
     ("path", pa.string()), ("sha256", pa.string()), ("size", pa.int64()), ("mtime_ns", pa.int64()),
     ("fingerprint", pa.string()), ("status", pa.string()), ("error", pa.string()),
     ("chunk_count", pa.int64()), ("pages", pa.int64()), ("indexed_at", pa.float64()),
+    ("needs_ocr_pages", pa.list_(pa.int32())),
 ])
+"""Layout of the documents table. ``needs_ocr_pages`` was added in schema version 2 of this table: an
+older table gets it as an all-null column when opened (:meth:`core.store.Store._documents`)."""
 
 
 def chunks_schema(dimension: int) -> pa.Schema:
@@ -43,7 +46,11 @@ def path_filter(paths: Iterable[str]) -> str:
 
 @dataclass(frozen=True)
 class DocumentRecord:
-    """One row of the documents table."""
+    """One row of the documents table.
+
+    ``needs_ocr_pages``: 1-based pages whose text layer was unusable (scanned or garbage) and that
+    could not be OCR'd (no tesseract, or ``extraction.ocr: never``); the rest of the file is indexed.
+    """
 
     path: str
     sha256: str
@@ -55,3 +62,10 @@ class DocumentRecord:
     chunk_count: int = 0
     pages: int = 0
     indexed_at: float = 0.0
+    needs_ocr_pages: tuple[int, ...] = ()
+
+    @classmethod
+    def from_row(cls, row: dict[str, object]) -> DocumentRecord:
+        """A record from a table row (``needs_ocr_pages`` is null in rows written before it existed)."""
+        pages = row.get("needs_ocr_pages") or ()
+        return cls(**{**row, "needs_ocr_pages": tuple(pages)})  # type: ignore[arg-type]

@@ -98,7 +98,8 @@ def classify(store: Store, path: Path, rel: str, rec: DocumentRecord | None, fin
 
 
 def extract_job(job: Job, root: Path, extract: ExtractFn) -> Extracted:
-    """Run ``extract`` on ``job`` (called on the prefetch thread); never raises."""
+    """Run ``extract`` on ``job`` (called on the prefetch thread); never raises. A document without
+    text is returned as is (see :func:`no_text_reason`)."""
     if not job.path.is_file():
         return None
     try:
@@ -108,9 +109,21 @@ def extract_job(job: Job, root: Path, extract: ExtractFn) -> Extracted:
     except Exception as exc:  # a bug or library error on one file never stops the others
         log.exception("unexpected error extracting %s", job.rel)
         return f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-    if not any(b.text.strip() for b in doc.blocks):
-        return f"no extractable text ({doc.pages} pages); a scanned PDF needs OCR"
     return doc
+
+
+def no_text_reason(doc: ExtractedDocument) -> str | None:
+    """The failure reason of a document without any text, or None when it has text.
+
+    A document whose pages are all unusable text layers that could not be OCR'd says "needs OCR"
+    (:data:`policybot.status.NEEDS_OCR_MARK`) and what to do; its pages go to ``needs_ocr_pages``.
+    """
+    if any(b.text.strip() for b in doc.blocks):
+        return None
+    if doc.needs_ocr_pages:
+        return (f"no extractable text ({doc.pages} pages); a scanned PDF needs OCR: install tesseract "
+                "(make system-deps) and set extraction.ocr: auto")
+    return f"no extractable text ({doc.pages} pages)"
 
 
 def base_record(job: Job, fingerprint: str, now: float) -> DocumentRecord:

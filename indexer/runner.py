@@ -15,7 +15,7 @@ from core.embedder import Embedder
 from core.store import Store
 from indexer.chunker import Chunker
 from indexer.embed_cache import EmbeddingCache
-from indexer.jobs import Extracted, ExtractFn, Job, base_record, extract_job, record_failure
+from indexer.jobs import Extracted, ExtractFn, Job, base_record, extract_job, no_text_reason, record_failure
 from indexer.summary import IndexSummary
 
 log = logging.getLogger(__name__)
@@ -76,6 +76,11 @@ class FileRunner:
             return
         if isinstance(result, str):
             record_failure(target, job, base, result, summary)
+            return
+        base = replace(base, needs_ocr_pages=tuple(result.needs_ocr_pages))
+        empty = no_text_reason(result)
+        if empty is not None:
+            record_failure(target, job, base, empty, summary)
             return
         try:
             chunks = self._chunker().chunk(result)

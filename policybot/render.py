@@ -75,7 +75,9 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
         console.print(table)
     ocr = data.get("needs_ocr") or {}
     if ocr.get("files"):
-        console.print(f"needing OCR ({ocr['source']}): {', '.join(ocr['files'])}")
+        pages = ocr.get("pages") or {}
+        listed = [f"{f} (pages {', '.join(map(str, pages[f]))})" if pages.get(f) else f for f in ocr["files"]]
+        console.print(f"needing OCR: {', '.join(listed)}")
 
 
 def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:

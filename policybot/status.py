@@ -19,10 +19,10 @@ from indexer.watch_state import read_watch_state
 
 NEEDS_OCR_MARK = "needs OCR"
 """Phrase in a failure reason that marks a file whose pages have no usable text and could not be
-OCR'd (:func:`indexer.jobs.extract_job`)."""
-NEEDS_OCR_FROM_REASON = ("derived from failure reasons (stopgap): lists only files with no usable "
-                         "text at all; files with some scanned pages need a documents-table field")
+OCR'd (:func:`indexer.jobs.no_text_reason`)."""
 NEEDS_OCR_FROM_FIELD = "documents.needs_ocr_pages"
+"""Where ``needs_ocr`` comes from: the pages each documents row lists (rows written before that
+column existed count when their failure reason carries :data:`NEEDS_OCR_MARK`)."""
 
 
 def collect(settings: Settings, store: Store, now: float | None = None) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
          "documents": {"indexed", "failed", "stale", "pending", "needs_ocr"},
          "files": [{"path", "status", "error", "chunks", "pages", "indexed_at"}],
          "failures": [{"path", "reason", "at"}],
-         "needs_ocr": {"files": [paths], "source"},
+         "needs_ocr": {"files": [paths], "pages": {path: [1-based pages]}, "source"},
          "index": {"generation", "live_fingerprint", "building", "rebuild_pending", "swapped_at"},
          "fingerprints": {"config", "live", "rebuild_pending", "state"},
          "pending": {"count", "oldest_at", "source"}, "index_lag_s",
@@ -116,13 +116,12 @@ def _fingerprints(config_fp: str, index: dict[str, Any]) -> dict[str, Any]:
 
 # ---- files needing OCR ----------------------------------------------------------------------------
 def _needs_ocr(docs: list[DocumentRecord]) -> dict[str, Any]:
-    """Files with pages that could not be OCR'd: from a ``needs_ocr_pages`` documents field when the
-    store has one, else (labelled stopgap) from the failure reasons."""
-    if docs and hasattr(docs[0], "needs_ocr_pages"):
-        files = [d.path for d in docs if getattr(d, "needs_ocr_pages", None)]
-        return {"files": files, "source": NEEDS_OCR_FROM_FIELD}
-    files = [d.path for d in docs if d.status == "failed" and NEEDS_OCR_MARK in d.error]
-    return {"files": files, "source": NEEDS_OCR_FROM_REASON}
+    """Files with pages whose text layer was unusable and could not be OCR'd, indexed (the other
+    pages serve) or failed (no page had text): ``{"files": [path], "pages": {path: [page]},
+    "source"}``; ``pages`` is empty for rows from before the column existed."""
+    found = [d for d in docs if d.needs_ocr_pages or (d.status == "failed" and NEEDS_OCR_MARK in d.error)]
+    return {"files": [d.path for d in found], "pages": {d.path: list(d.needs_ocr_pages) for d in found},
+            "source": NEEDS_OCR_FROM_FIELD}
 
 
 # ---- the watcher (another process) ----------------------------------------------------------------

@@ -4,12 +4,13 @@ Store, as the bot's process would be); the ANN index appears once the table pass
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from core.store import Store, sql_str
+from core.store import DOCUMENTS_SCHEMA, Store, sql_str
 from core.store_maintenance import index_types
 from core.types import Chunk
 from indexer.pipeline import Indexer
@@ -125,3 +126,17 @@ def test_reconcile_reindexes_a_document_whose_chunks_vanished(tmp_path: Path) ->
     assert (summary.repaired, summary.indexed, summary.chunks_reused) == (1, 1, n)
     assert store.chunk_counts()["a.md"] == n
     assert factory.embedded == before  # vectors came back from the embedding cache
+
+
+def test_documents_table_from_an_older_version_gains_the_needs_ocr_column(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    store = Store(tmp_path / "data")
+    old_schema = pa.schema([f for f in DOCUMENTS_SCHEMA if f.name != "needs_ocr_pages"])
+    row = {"path": "old.pdf", "sha256": "s", "size": 1, "mtime_ns": 1, "fingerprint": "fp",
+           "status": "indexed", "error": "", "chunk_count": 3, "pages": 2, "indexed_at": 1.0}
+    store.db.create_table(store.documents_table_name, pa.Table.from_pylist([row], old_schema))
+    [rec] = store.documents().values()
+    assert rec.chunk_count == 3 and rec.needs_ocr_pages == ()
+    store.put_document(replace(rec, path="new.pdf", needs_ocr_pages=(2,)))
+    assert store.documents()["new.pdf"].needs_ocr_pages == (2,)

@@ -26,7 +26,7 @@ from core.store import Store
 from indexer.pipeline import Indexer
 from indexer.watch_state import write_watch_state
 from policybot.cli import cli
-from policybot.status import NEEDS_OCR_FROM_FIELD, NEEDS_OCR_FROM_REASON, collect
+from policybot.status import NEEDS_OCR_FROM_FIELD, collect
 from tests.watcher_helpers import wait_for, watching
 
 OLD_KEYS = {"data_dir", "policy_root", "fingerprint", "chunks", "last_indexed_at", "documents", "files",
@@ -58,13 +58,18 @@ def indexed(tmp_path: Path, files: dict[str, bytes], **extra: Any) -> tuple[Sett
     return settings, store
 
 
-def scanned_pdf() -> bytes:
-    """A one-page PDF whose only content is a picture of text (no text layer)."""
+def scanned_pdf(text_page: str | None = None) -> bytes:
+    """A PDF whose (last) page's only content is a picture of text (no text layer); with
+    ``text_page``, a first page with that text as a real text layer comes before it."""
     img = Image.new("L", (800, 300), 255)
     ImageDraw.Draw(img).text((20, 20), "Perks are paid up to 1000 dollars a year.", fill=0)
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     pdf = FPDF()
+    if text_page is not None:
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=12)
+        pdf.multi_cell(0, 8, text_page)
     pdf.add_page()
     pdf.image(buf, x=10, y=10, w=180)
     return bytes(pdf.output())
@@ -96,7 +101,17 @@ def test_scanned_pdf_without_ocr_is_listed_as_needing_ocr(tmp_path: Path) -> Non
                               extraction={"ocr": "never"})
     data = collect(settings, store)
     assert data["needs_ocr"]["files"] == ["scan.pdf"] and data["documents"]["needs_ocr"] == 1
-    assert data["needs_ocr"]["source"] in (NEEDS_OCR_FROM_FIELD, NEEDS_OCR_FROM_REASON)
+    assert data["needs_ocr"]["pages"] == {"scan.pdf": [1]}
+    assert data["needs_ocr"]["source"] == NEEDS_OCR_FROM_FIELD
+
+
+def test_partly_scanned_pdf_is_indexed_and_its_scanned_page_listed(tmp_path: Path) -> None:
+    text = "Travel. Employees book trains in second class and hotels up to 120 euros a night. " * 3
+    settings, store = indexed(tmp_path, {"travel.pdf": scanned_pdf(text_page=text)},
+                              extraction={"ocr": "never"})
+    data = collect(settings, store)
+    assert data["documents"]["indexed"] == 1 and data["documents"]["failed"] == 0
+    assert data["needs_ocr"]["pages"] == {"travel.pdf": [2]}
 
 
 def test_broken_file_is_not_counted_as_needing_ocr(tmp_path: Path) -> None:
