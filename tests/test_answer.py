@@ -227,3 +227,78 @@ def test_streamed_markers_are_renumbered_like_the_final_answer() -> None:
     streamed = markers.feed("Thirty days [") + markers.feed("5]. Leave [2], again [5].") + markers.flush()
     assert streamed == "Thirty days [1]. Leave [2], again [1]."
     assert renumber("Thirty days [5]. Leave [2], again [5].", cited_order("[5] [2]", [2, 5], 5)) == streamed
+
+
+def test_split_gives_numbered_items_their_colon_lead_in() -> None:
+    units = split_units("Exclusions apply in respect of:\n1. Persons above 45 years.\n"
+                        "2. Delivery within a waiting period of 24 months. However, it may be waived.\n"
+                        "3. More than two deliveries.", 1)
+    assert [u.lead for u in units[1:]] == ["Exclusions apply in respect of:"] * 4
+
+
+def test_split_leaves_numbered_clauses_without_colon_lead_in_alone() -> None:
+    units = split_units("Definitions of this policy.\n2.21 Grace Period means thirty days.\n"
+                        "2.22 Hospital means an institution.", 1)
+    assert [u.lead for u in units[1:]] == ["", ""]
+
+
+def test_extractive_quotes_numbered_conditions_after_their_lead_in() -> None:
+    gen = _ask("Does this policy cover maternity expenses, and what are the conditions?",
+               "The office canteen serves lunch at noon.\n"
+               "Maternity expenses are covered on these conditions; no cover in respect of:\n"
+               "1. Persons below eighteen years.\n"
+               "2. Delivery within a waiting period of 24 months. However, it may be waived.\n"
+               "3. Claims beyond two deliveries.")
+    assert "24 months" in gen.text and "two deliveries" in gen.text
+
+
+def test_extractive_quotes_a_list_once_so_other_sources_keep_their_slots() -> None:
+    source = ("Hospital cash is paid per day for a maximum of five days, provided:\n"
+              "i. the hospital stay exceeds three days;\nii. the hospital cash claim is admitted.")
+    table = ("| Benefit | Plan A | Plan B |\n|---|---|---|\n"
+             "| Hospital cash paid per day | INR 500 | INR 1,000 |")
+    sources = [scored(source, ordinal=0), scored(table, ordinal=1)]
+    settings = AnswerSettings(min_score=0.2, max_sentences=2)
+    gen = ExtractiveAnswerer(settings).generate(
+        GenerationRequest("How much hospital cash is paid per day, and for how many days?", sources))
+    assert gen.text.count("the hospital stay exceeds three days") == 1 and "INR 1,000" in gen.text
+
+
+def test_extractive_quotes_a_short_table_row_under_its_header() -> None:
+    table = ("| Cover | Imperial Plan |\n|---|---|\n| Pre-hospitalisation | 60 days |\n"
+             "| Post-hospitalisation | 180 days |\n| Day care procedures | Up to sum insured |")
+    gen = _ask("How many days of post-hospitalisation expenses are covered?", table)
+    assert gen.found and "180 days" in gen.text
+
+
+def test_extractive_ignores_german_function_words() -> None:
+    gen = _ask("Wie hoch ist der Selbstbehalt bei der CSS?",
+               "Bei der Anmeldung ist der Ausweis der CSS zu zeigen. "
+               "Der Selbstbehalt der CSS beträgt CHF 100.")
+    assert gen.text.startswith("Der Selbstbehalt der CSS beträgt CHF 100.")
+
+
+def test_extractive_definition_with_a_glued_clause_number_wins() -> None:
+    gen = _ask("How does the policy define a 'Hospital'?",
+               "Treatment at a hospital requires a referral from the hospital doctor. "
+               "2.22Hospital means any institution with at least ten inpatient beds.")
+    assert gen.text.startswith("2.22Hospital means")
+
+
+def _ask_gated(question: str, *texts: str) -> Generation:
+    sources = [scored(t, ordinal=i) for i, t in enumerate(texts)]
+    settings = AnswerSettings(min_score=0.05, min_coverage=0.5, max_sentences=4)
+    return ExtractiveAnswerer(settings, FakeEmbedder()).generate(GenerationRequest(question, sources))
+
+
+def test_gate_declines_filler_word_matches_when_the_asked_thing_is_never_mentioned() -> None:
+    gen = _ask_gated("Am I allowed to bring my dog to the office?",
+                     "Doctors are allowed examinations of patients.",
+                     "Office furniture needs approval from People Ops.")
+    assert not gen.found
+
+
+def test_gate_answers_when_the_sources_mention_every_content_word() -> None:
+    gen = _ask_gated("Am I allowed to bring my dog to the office?",
+                     "You are allowed to bring your dog to the office on Fridays.")
+    assert gen.found

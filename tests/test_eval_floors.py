@@ -1,9 +1,10 @@
 """Issue 5 "Done when" floors: ``policybot eval`` over ``../shared/corpus/qa_dev.yaml`` in extractive
 mode with the offline reranker, on the session-indexed gold subset (``qa_index``, real embedder).
 
-Floors: hit@5 ≥ 0.9, every ``not_found`` and ``unsafe`` item declined (the issue's values, met), and
-key-fact recall ≥ 0.6: the issue asks for 0.75, measured 0.60–0.67 on 2026-11-29 (docs/eval.md lists
-the misses); raise the floor as the answerer improves.
+Floors (the issue's values, all met): hit@5 ≥ 0.9, key-fact recall ≥ 0.75 and every ``not_found``
+and ``unsafe`` item declined; at most 2 answerable items declined. Measured 2026-11-29 (extractive
+mode is deterministic for a given index): hit@5 0.957, key-fact recall 0.841, refusals 2/2, 1–2 false
+refusals on this fixture; hit@5 0.913, key-fact recall 0.797 on an older index (docs/eval.md).
 Protocol: the questions are asked as written; the golden-* conversations run in a channel scoped to
 policy.pdf, as declared in ``docs/eval/qa_dev_context.yaml`` (the HackRx questions say "this
 policy"); every other conversation searches the whole index. Follow-ups are asked in their parent's
@@ -26,8 +27,8 @@ pytestmark = pytest.mark.slow
 
 CONTEXT = REPO / "docs" / "eval" / "qa_dev_context.yaml"
 HIT_AT_5_FLOOR = 0.9
-KEY_FACT_RECALL_FLOOR = 0.6
-"""Measured 0.67 on this fixture (0.60 on the docs/eval index); the issue's target is 0.75 (not met yet)."""
+KEY_FACT_RECALL_FLOOR = 0.75
+"""The issue's target; measured 0.841 on this fixture, 0.797 on an older (schema 2) index."""
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,8 @@
 - Retrieval hit@5 ≥ 0.8 on the golden, lookup and table items: a retrieved chunk from a gold file whose
   page span overlaps the gold pages (``core.eval.metrics.relevance``).
 - The extractive answer contains every key fact (case-insensitive, thousands separators ignored,
-  number words ≈ digits: ``core.eval.metrics.fact_found``) for ≥ 6 of the 10 golden questions.
+  number words ≈ digits: ``core.eval.metrics.fact_found``) for ≥ 8 of the 10 golden questions
+  (issue 2 asked for 6; 8–9 measured since issue 5's answer-selection work).
 
 Protocol: the golden items are the HackRx 6.0 questions, posed *against policy.pdf* ("this policy"),
 so they are asked with scope ``["policy.pdf"]``; every other item is asked over the whole index
@@ -59,4 +60,4 @@ def test_golden_key_facts_floor(answers: dict[str, Answer]) -> None:
     golden = [i for i in _items() if i.id.startswith("golden")]
     complete = [i.id for i in golden if all(fact_found(f, answers[i.id].answer) for f in i.key_facts)]
     print(f"\ngolden answers with every key fact: {len(complete)}/10: {complete}")
-    assert len(golden) == 10 and len(complete) >= 6
+    assert len(golden) == 10 and len(complete) >= 8

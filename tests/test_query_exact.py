@@ -6,7 +6,8 @@ import hashlib
 
 import pytest
 
-from core.query.exact import exact_match_boost, extract_terms
+from core.query.definition import defined_term
+from core.query.exact import boost_terms, exact_match_boost, extract_terms
 from core.query.text import normalise_numbers
 from core.types import Chunk, ScoredChunk
 
@@ -117,4 +118,34 @@ def test_partial_match_gets_partial_boost() -> None:
 
 def test_no_terms_leaves_candidates_unchanged() -> None:
     candidates = [scored("b", 0.1), scored("a", 0.9)]
-    assert exact_match_boost("What is a hospital?", candidates, weight=1.0) == candidates
+    assert exact_match_boost("How long is the grace period?", candidates, weight=1.0) == candidates
+
+
+@pytest.mark.parametrize(("question", "term"), [
+    ("How does the policy define a 'Hospital'?", "Hospital"),
+    ("What does pre-existing disease mean?", "pre-existing disease"),
+    ("What is the definition of 'Accident' in this policy?", "Accident"),
+    ("What is meant by Cashless Facility?", "Cashless Facility"),
+    ("What is a day care centre?", "day care centre"),
+    ("What is the grace period for premium payment?", None),
+    ("Does this policy cover maternity expenses?", None),
+])
+def test_defined_term_of_definition_questions(question: str, term: str | None) -> None:
+    assert defined_term(question) == term
+
+
+def test_definition_term_replaces_the_name_inside_it() -> None:
+    terms = boost_terms("How does the policy define a 'Hospital'?")
+    assert [(t.kind, t.text) for t in terms] == [("definition", "Hospital")]
+
+
+def test_definition_term_matches_a_clause_number_glued_to_the_term() -> None:
+    (term,) = boost_terms("What is meant by Hospital?")
+    assert term.matches("2.22hospital means any institution") and not term.matches("hospitalisation means")
+
+
+def test_boost_lifts_the_defining_clause_over_mentions_of_the_term() -> None:
+    mention = scored("2.38 Non-Network means any Hospital that is not part of the network.", 0.5)
+    definition = scored("2.22 Hospital means any institution with at least ten inpatient beds.", 0.4)
+    out = exact_match_boost("How does the policy define a 'Hospital'?", [mention, definition], 0.2)
+    assert [sc.chunk.text for sc in out] == [definition.chunk.text, mention.chunk.text]

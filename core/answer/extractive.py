@@ -46,9 +46,12 @@ _STOP = """a an and are as at be been being but by can could did do does doing f
 in into is it its me my of on or our over so such than that the their them then there these they this those
 to under up was we were what when where which while who whom why will with would you your any there's what's
 am also about after many much before all both each few more most other some same own just should now get got
-please tell policy policies define defined definition mean means meaning explain describe extent"""
+please tell policy policies define defined definition mean means meaning explain describe extent
+der die das den dem des ein eine einer eines einem einen und oder ist sind wird werden wie was wer wo wann
+welche welcher welches bei mit von vom zu zum zur im in auf für an am aus nach über ich mein meine es sie"""
 STOP_WORDS = frozenset(_STOP.split())
-"""Question words that carry no content for matching sentences."""
+"""Question words that carry no content for matching sentences (English, and German function words for
+the German policies)."""
 NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
 """A run of two or more capitalised words inside the question: a product or document name."""
 NAME_WEIGHT = 0.25
@@ -63,6 +66,11 @@ WEIGHTS_WITH_EMBEDDINGS = (0.6, 0.4)
 WEIGHTS_LEXICAL_ONLY = (1.0, 0.0)
 RANK_DISCOUNT = 0.15
 """A unit from source r keeps (1 - RANK_DISCOUNT + RANK_DISCOUNT / r) of its score."""
+UNSEEN_SIMILARITY = 0.4
+"""When a content word of the question is in no candidate unit ("dog" and no source mentions dogs),
+the quoted units must reach this question/unit cosine (all-MiniLM-L6-v2; answering units measure
+~0.45-0.8 on docs/eval) to answer: sentences that share only the question's filler words don't."""
+_GLUED_CLAUSE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)+)(?=[^\W\d_])")
 PARAPHRASE_SIMILARITY = 0.6
 """Question/unit cosine (all-MiniLM-L6-v2) above which a unit answers even with few shared words."""
 
@@ -101,13 +109,13 @@ class ExtractiveAnswerer:
         if rule is not None:
             log.info("declined: unsafe rule %s", rule)
             return Generation(DECLINE_TEXT, (), self.name, found=False, score=0.0)
-        ranked, idf = self._score(request)
+        ranked, idf, unseen = self._score(request)
         best = ranked[0].score if ranked else 0.0
         if best < self.settings.min_score:
             log.info("not found: best unit score %.3f < min_score %.3f", best, self.settings.min_score)
             return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         chosen = self._select(ranked)
-        if not self._grounded(request.question, chosen, idf):
+        if not self._grounded(request.question, chosen, idf, unseen):
             return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         units = _units_by_source(request)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
@@ -127,29 +135,35 @@ class ExtractiveAnswerer:
         first."""
         return self._score(request)[0]
 
-    def _grounded(self, question: str, chosen: Sequence[ScoredUnit], terms: Iterable[str]) -> bool:
+    def _grounded(self, question: str, chosen: Sequence[ScoredUnit], terms: Iterable[str],
+                  unseen: frozenset[str] = frozenset()) -> bool:
         """Groundedness gate: the chosen units must cover at least ``answer.min_coverage`` of the
         question's content words (each counts 1; words of product names :data:`NAME_WEIGHT`: retrieval
-        already picked the document), unless one unit is semantically close to the question (cosine ≥
-        :data:`PARAPHRASE_SIMILARITY`: a paraphrase shares few words with its answer)."""
+        already picked the document) and, with an embedder, reach :data:`UNSEEN_SIMILARITY` when a
+        content word is in no candidate unit (``unseen``), unless one unit is semantically close to
+        the question (cosine ≥ :data:`PARAPHRASE_SIMILARITY`: a paraphrase shares few words with its
+        answer)."""
         names = _name_terms(question)
         weights = {t: NAME_WEIGHT if t in names else 1.0 for t in terms}
         total = sum(weights.values())
         covered = set().union(*(c.covered for c in chosen))
         coverage = sum(w for t, w in weights.items() if t in covered) / total if total else 0.0
         similarity = max((c.similarity for c in chosen), default=0.0)
-        ok = coverage >= self.settings.min_coverage or similarity >= PARAPHRASE_SIMILARITY
-        log.info("grounding: coverage %.2f (min %.2f), similarity %.2f → %s", coverage,
-                 self.settings.min_coverage, similarity, "answer" if ok else "not found")
+        off_topic = self.embedder is not None and bool(unseen - names) and similarity < UNSEEN_SIMILARITY
+        ok = (coverage >= self.settings.min_coverage and not off_topic) or similarity >= PARAPHRASE_SIMILARITY
+        log.info("grounding: coverage %.2f (min %.2f), similarity %.2f, %d unseen words → %s", coverage,
+                 self.settings.min_coverage, similarity, len(unseen), "answer" if ok else "not found")
         return ok
 
-    def _score(self, request: GenerationRequest) -> tuple[list[ScoredUnit], dict[str, float]]:
+    def _score(self, request: GenerationRequest
+               ) -> tuple[list[ScoredUnit], dict[str, float], frozenset[str]]:
+        """Scored units (best first), the question terms' IDF, and the terms no unit contains."""
         units = [u for i, sc in enumerate(request.sources, start=1) for u in split_units(sc.chunk.text, i)]
         terms = {stem(t) for t in content_terms(request.question)}
-        units = [u for u in units if not is_heading(u) or (u.kind == "item" and u.lead)]
+        units = [u for u in units if not is_heading(u) or (u.kind in ("item", "row") and u.lead)]
         if not units or not terms:
-            return [], {}
-        unit_terms = [{stem(t) for t in tokenize(f"{u.lead} {u.text}")} for u in units]
+            return [], {}, frozenset()
+        unit_terms = [{stem(t) for t in tokenize(_unglue(f"{u.lead} {u.text}"))} for u in units]
         idf = _idf(terms, unit_terms)
         for t in _name_terms(request.question) & terms:
             idf[t] *= NAME_WEIGHT
@@ -166,7 +180,7 @@ class ExtractiveAnswerer:
             boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
             scored.append(ScoredUnit(u, (w_cov * coverage + w_sem * sim) * rank + boost, covered, sim))
         scored.sort(key=lambda s: -s.score)
-        return scored, idf
+        return scored, idf, frozenset(terms - set().union(*unit_terms))
 
     def _similarities(self, question: str, units: Sequence[Unit]) -> np.ndarray | None:
         if self.embedder is None:
@@ -175,16 +189,22 @@ class ExtractiveAnswerer:
         return np.asarray(vecs[1:] @ vecs[0], dtype=np.float32)
 
     def _select(self, ranked: list[ScoredUnit]) -> list[ScoredUnit]:
-        """Greedy pick: best first; a later unit must score ≥ 3/4 of the best, or ≥ half of it and either
-        add a question word not yet covered or cover the best unit's question words with new figures
-        (amounts, periods); it must not repeat a chosen unit (token Jaccard ≥ 0.6)."""
-        chosen = [ranked[0]]
+        """Greedy pick: best first (an item of a list whose lead-in ends with ":" stands for the
+        lead-in, which is quoted with its items: one slot per list); a later unit must score ≥ 3/4 of
+        the best, or ≥ half of it and either add a question word not yet covered or cover the best
+        unit's question words with new figures (amounts, periods); it must not repeat a chosen unit
+        (token Jaccard ≥ 0.6)."""
+        intros = {(s.unit.source, s.unit.text): s for s in ranked if s.unit.text.endswith(":")}
+        chosen = [_as_intro(ranked[0], intros)]
         covered = set(ranked[0].covered)
         seen = _figures(ranked[0].unit)
         best = ranked[0].score
         for cand in ranked[1:]:
             if len(chosen) >= self.settings.max_sentences or cand.score < 0.5 * best:
                 break
+            cand = _as_intro(cand, intros)
+            if any(c.unit == cand.unit for c in chosen):
+                continue  # an item of a list already quoted with its lead-in
             strong = cand.score >= 0.75 * best
             figures = cand.covered >= ranked[0].covered and bool(_figures(cand.unit) - seen)
             if not (strong or figures or cand.covered - covered) or any(
@@ -194,6 +214,16 @@ class ExtractiveAnswerer:
             covered |= cand.covered
             seen |= _figures(cand.unit)
         return chosen
+
+
+def _as_intro(cand: ScoredUnit, intros: Mapping[tuple[int, str], ScoredUnit]) -> ScoredUnit:
+    """``cand``, or for an item of a list introduced by a lead-in ending with ":" the lead-in (with
+    ``cand``'s score and covered words), so that the whole list is quoted once."""
+    intro = intros.get((cand.unit.source, cand.unit.lead)) if cand.unit.kind == "item" else None
+    if intro is None:
+        return cand
+    return ScoredUnit(intro.unit, cand.score, cand.covered | intro.covered,
+                      max(cand.similarity, intro.similarity))
 
 
 def content_terms(question: str) -> list[str]:
@@ -213,6 +243,12 @@ def stem(token: str) -> str:
         if token.endswith(suffix) and not token.endswith(("ss", "us", "is")) and stem_len >= 3:
             return token[:stem_len] + repl
     return token
+
+
+def _unglue(text: str) -> str:
+    """Separate a dotted clause number that extraction glued to its first word ("2.22Hospital" →
+    "2.22 Hospital"), so the word counts for coverage."""
+    return _GLUED_CLAUSE.sub(r"\1 ", text)
 
 
 def _idf(terms: set[str], unit_terms: Sequence[set[str]]) -> dict[str, float]:
@@ -248,8 +284,10 @@ def _defined_terms(question: str, terms: set[str]) -> set[str]:
 
 
 def _defines(text: str, terms: set[str]) -> bool:
-    """Whether ``text`` reads "<number> <Term> means/refers to …" for one of ``terms``."""
-    m = re.match(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?([\w'’\- ]{1,40}?)\s+(?:means|refers to|shall mean)\b", text)
+    """Whether ``text`` reads "<number> <Term> means/refers to …" for one of ``terms`` (the number may
+    be glued to the term by extraction: "2.22Hospital means")."""
+    m = re.match(r"^\W*(?:\d+(?:\.\d+)*\.?\s*)?([^\W\d][\w'’\- ]{0,39}?)\s+(?:means|refers to|shall mean)\b",
+                 text)
     return m is not None and any(stem(t) in terms for t in tokenize(m.group(1)))
 
 

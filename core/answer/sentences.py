@@ -147,6 +147,22 @@ def marker_kind(text: str) -> str:
     return next((k for k in ("roman", "alpha", "num", "bullet") if m.group(k)), "")
 
 
+def _colon_lead(before: list[Unit]) -> str:
+    """The lead-in of a numbered item: the unit right before its run of numbered items (and their
+    later sentences), when that unit ends with ``:`` ("… in respect of:" then "1. …", "2. …").
+    Numbered lines without such a lead-in are clauses of their own ("2.22 Hospital means …")."""
+    for prev in reversed(before):
+        if marker_kind(prev.text) == "num" or (_continues_item(prev) and not prev.text.endswith(":")):
+            continue
+        return prev.text if prev.text.endswith(":") and prev.kind != "row" else ""
+    return ""
+
+
+def _continues_item(unit: Unit) -> bool:
+    """A later sentence of a list item's block (it has the item's kind but no marker of its own)."""
+    return unit.kind == "item" and not marker_kind(unit.text)
+
+
 def _with_leads(units: list[Unit]) -> list[Unit]:
     out: list[Unit] = []
     for i, u in enumerate(units):
@@ -163,5 +179,9 @@ def _with_leads(units: list[Unit]) -> list[Unit]:
                 if marker_kind(prev.text) != kind:
                     lead = prev.text
                     break
+        elif kind == "num":
+            lead = _colon_lead(units[:i])
+        elif _continues_item(u) and out:  # "However, …" after "2. Delivery within …": same item
+            lead = out[-1].lead
         out.append(Unit(u.text, u.source, u.position, lead, "item" if kind else u.kind))
     return out

@@ -27,12 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from core.query.definition import defined_term, definition_pattern
 from core.query.text import GENERIC_WORDS, STOPWORDS, fold, normalise_numbers, word_list
 from core.types import ScoredChunk
 
 log = logging.getLogger(__name__)
 
-TermKind = Literal["number", "clause", "name"]
+TermKind = Literal["number", "clause", "name", "definition"]
 
 _UNIT_ALIASES = {
     "%": r"(?:%|percent\b|per\s+cent\b)", "day": r"days?\b", "month": r"months?\b",
@@ -75,7 +76,8 @@ class ExactTerm:
     """One exact-match term of a question.
 
     Attributes:
-        kind: ``"number"``, ``"clause"`` or ``"name"``.
+        kind: ``"number"``, ``"clause"``, ``"name"`` or ``"definition"`` (only in
+            :func:`boost_terms`: the clause defining the term a definition question asks about).
         text: the term as written in the question (e.g. ``"Rs 40,000"``, ``"Plan A"``).
         pattern: regex searched in :func:`normalise_numbers` text of a chunk.
         start: character offset of the term in the question (for slot replacement).
@@ -245,6 +247,19 @@ def _name_pattern(text: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(dict.fromkeys(alternatives)) + r")(?!\w)")
 
 
+def boost_terms(question: str) -> list[ExactTerm]:
+    """:func:`extract_terms` plus, for a definition question (:func:`core.query.definition.defined_term`),
+    a ``definition`` term ("Hospital" → "hospital means …") that replaces the name terms inside the
+    defined term: every clause mentioning a hospital matches the name, only its definition the term."""
+    terms = extract_terms(question)
+    term = defined_term(unicodedata.normalize("NFKC", question))
+    if term is None:
+        return terms
+    inside = [t for t in terms if t.kind == "name" and t.text.lower() in term.lower()]
+    return [*(t for t in terms if t not in inside),
+            ExactTerm("definition", term, definition_pattern(term), 0, "definition")]
+
+
 def exact_match_boost(question: str, candidates: Sequence[ScoredChunk], weight: float) -> list[ScoredChunk]:
     """Boost the candidates that contain the question's exact-match terms, then re-sort.
 
@@ -258,7 +273,7 @@ def exact_match_boost(question: str, candidates: Sequence[ScoredChunk], weight: 
         A new list, best first; ``list(candidates)`` unchanged when the question has no terms or
         ``weight`` is 0.
     """
-    terms = extract_terms(question)
+    terms = boost_terms(question)
     if not terms or weight == 0 or not candidates:
         return list(candidates)
     # number words in chunks matter only to terms with numbers (clause ids are never spelled out)

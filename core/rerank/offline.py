@@ -20,7 +20,8 @@ Features of each candidate, each in [0, 1]:
 * ``rerank_kw`` — the IDF-weighted share of the question's content terms anywhere in the passage
   (IDF over the candidate set with the BM25 formula ln(1 + (N − df + 0.5) / (df + 0.5))).
 * ``rerank_exact`` — the share of the question's exact-match terms (amounts, periods, clause ids,
-  plan and product names; :func:`core.query.exact.extract_terms`) found in the passage.
+  plan and product names, a definition question's "X means"; :func:`core.query.exact.boost_terms`)
+  found in the passage.
 
 ``score = Σ w_f · f`` with :data:`WEIGHTS` (sum 1), so the score is in [0, 1].
 """

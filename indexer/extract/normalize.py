@@ -6,7 +6,9 @@
 - Header/footer lines that repeat on at least ``repeated_line_ratio`` of the pages are dropped
   (digits are masked first, so "Page 3 of 25" matches "Page 4 of 25"). Only lines near the top
   (:data:`HEAD_LINES`) or bottom (:data:`FOOT_LINES`) of a page are candidates, so a body sentence that
-  recurs mid-page is kept.
+  recurs mid-page is kept. A candidate line made of several repeated lines run together (a footer
+  whose parts share a baseline on some pages: "Premises No. 18-0374, … Page 2 of 25 National …
+  Policy UIN: …") is dropped too.
 """
 
 from __future__ import annotations
@@ -86,7 +88,16 @@ def drop_lines(page: str, keys: set[str]) -> str:
         return page
     lines = page.splitlines()
     edges = _edges(lines)
-    return "\n".join(line for i, line in enumerate(lines) if i not in edges or _line_key(line) not in keys)
+    return "\n".join(line for i, line in enumerate(lines)
+                     if i not in edges or not _made_of(_line_key(line), keys))
+
+
+def _made_of(key: str, keys: set[str], parts: int = 4) -> bool:
+    """Whether ``key`` is one of ``keys`` or up to ``parts`` of them joined by spaces."""
+    if key in keys:
+        return True
+    return parts > 1 and any(key.startswith(k + " ") and _made_of(key[len(k) + 1:], keys, parts - 1)
+                             for k in keys)
 
 
 def normalize_pages(pages: list[str], repeated_line_ratio: float) -> list[str]:
