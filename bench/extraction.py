@@ -1,5 +1,8 @@
 """Extraction throughput over ../shared/corpus: pages/s with pdf_tables=never vs auto, same run.
 
+``never``: page text from PDFium only (pypdf on rotated pages); ``auto``: plus pdfplumber on the pages
+whose content stream paints ≥ ``TABULAR_MIN_RULES`` rules (the default).
+
     .venv/bin/python bench/extraction.py [--modes never,auto]
 
 Prints per-mode pages, seconds, pages/s, table pages sent to pdfplumber and table blocks, and the

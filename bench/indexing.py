@@ -5,7 +5,8 @@
 
 (a) cold indexing of ../shared/corpus through the Indexer (isolated extraction worker, real MiniLM
     embedder): pages/s, and the pipeline's chunk throughput as a ratio of raw embedding throughput on
-    the same chunk texts in the same run (goal ≥ 0.8);
+    the same chunk texts in the same run (goal ≥ 0.8; raw = the faster of :data:`RAW_REPEATS` passes
+    embedding all texts in one call, after the pipeline);
 (b) a no-op reconcile of 10,000 small Markdown files (first indexed through the Indexer with the fake
     embedder, 1,000 per reconcile with a compaction after each, as the scheduled job would; the timed
     part is the following reconcile: scan, stat, drift check) (goal ≤ 5 s);
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import shutil
 import tempfile
 import time
@@ -111,6 +113,19 @@ def new_store(settings: Settings) -> Store:
 
 
 # ---- (a) cold corpus -----------------------------------------------------------------------
+RAW_REPEATS = 2
+"""Raw embedding passes over the chunk texts; the fastest counts (the ratio's denominator is the best
+raw throughput of the run, so a pass slowed by another job on the host cannot flatter the ratio)."""
+
+
+def raw_seconds(embedder: Embedder, texts: list[str]) -> float:
+    """Seconds for one ``embed`` call over all ``texts`` (sentence-transformers sorts them by length
+    and pads per batch, the embedder's best case)."""
+    t0 = time.perf_counter()
+    embedder.embed(texts)
+    return time.perf_counter() - t0
+
+
 def part_a(tmp: Path, sizes: Sizes, fake: bool) -> None:
     settings = settings_for(tmp / "a", CORPUS, fake)
     timed = timed_embedder(settings, fake)
@@ -118,9 +133,8 @@ def part_a(tmp: Path, sizes: Sizes, fake: bool) -> None:
     with Indexer(settings, store, lambda: timed, isolate=True) as ix:
         s = ix.reconcile()
     texts = [r["text"] for r in store.chunk_rows(columns=["text"])]
-    t0 = time.perf_counter()
-    timed.inner.embed(texts)
-    raw = time.perf_counter() - t0
+    raw = min(raw_seconds(timed.inner, texts) for _ in range(RAW_REPEATS))
+    print(f"(a) 1-min load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"(a) cold corpus: {s.indexed} files indexed, {s.failed} failed, {s.pages} pages, "
           f"{len(texts)} chunks in {s.seconds:.1f} s = {s.pages / s.seconds:.2f} pages/s, "
           f"{len(texts) / s.seconds:.1f} chunks/s")

@@ -1,4 +1,4 @@
-"""Run per-file jobs: extract file N+1 (on a helper thread that waits on the extraction worker)
+"""Run per-file jobs: extract the next files (on a helper thread that waits on the extraction worker)
 while file N is chunked, embedded through the embedding cache and written (one commit per table).
 The pipeline's throughput then approaches the embedder's instead of extraction + embedding."""
 
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +22,11 @@ from indexer.summary import IndexSummary
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
-"""progress(relative path, files done, files total); called before each file is extracted."""
+"""progress(relative path, files done, files total); called before each file is chunked and embedded."""
+LOOKAHEAD = 4
+"""Files queued for extraction ahead of the one being embedded. With one file of lookahead the worker
+sat idle while small files embedded and the embedder then waited for the next big PDF (bench/indexing.py
+(a)); extracted documents are small (text), so a few in memory cost little."""
 
 
 class FileRunner:
@@ -42,28 +47,29 @@ class FileRunner:
 
     def run(self, target: Store, jobs: list[Job], root: Path, summary: IndexSummary,
             progress: Progress | None = None, total: int | None = None) -> None:
-        """Index ``jobs`` into ``target`` (counted in ``summary``): job i+1 is extracted on a helper
-        thread while job i is chunked, embedded and written on this one. ``total`` (default: the
-        number of jobs) is what ``progress`` reports as the file count."""
+        """Index ``jobs`` into ``target`` (counted in ``summary``): jobs i+1 … i+:data:`LOOKAHEAD` are
+        extracted, one after another, on a helper thread while job i is chunked, embedded and written
+        on this one. ``total`` (default: the number of jobs) is what ``progress`` reports as the file
+        count; ``progress`` is called on this thread when a file's turn comes (a file deleted by then is
+        treated as vanished, even if it was already extracted)."""
         total = len(jobs) if total is None else total
         done = total - len(jobs)
-        with ThreadPoolExecutor(1, thread_name_prefix="policybot-extract") as pool:
-            nxt: Future[Extracted] | None = self._submit(pool, jobs, 0, root, progress, done, total)
+        pool = ThreadPoolExecutor(1, thread_name_prefix="policybot-extract")
+        pending = deque(pool.submit(extract_job, job, root, self._extract) for job in jobs[:LOOKAHEAD])
+        try:
             for i, job in enumerate(jobs):
-                assert nxt is not None
-                result = nxt.result()
-                nxt = self._submit(pool, jobs, i + 1, root, progress, done + i + 1, total)
+                if progress is not None:
+                    progress(job.rel, done + i, total)
+                result = pending.popleft().result()
+                if i + LOOKAHEAD < len(jobs):
+                    pending.append(pool.submit(extract_job, jobs[i + LOOKAHEAD], root, self._extract))
+                if result is not None and not job.path.is_file():
+                    result = None  # deleted while it waited its turn
                 self._finish(target, job, result, summary)
+        finally:  # on an error, files not yet started are not extracted
+            pool.shutdown(wait=True, cancel_futures=True)
         if progress is not None:
             progress("", total, total)
-
-    def _submit(self, pool: ThreadPoolExecutor, jobs: list[Job], i: int, root: Path,
-                progress: Progress | None, done: int, total: int) -> Future[Extracted] | None:
-        if i >= len(jobs):
-            return None
-        if progress is not None:
-            progress(jobs[i].rel, done, total)
-        return pool.submit(extract_job, jobs[i], root, self._extract)
 
     def _finish(self, target: Store, job: Job, result: Extracted, summary: IndexSummary) -> None:
         t0 = time.perf_counter()

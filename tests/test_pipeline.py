@@ -8,16 +8,20 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.config import Settings
 from core.embedder import FakeEmbedder
 from core.store import Store, sql_str
+from core.types import ExtractedDocument
+from indexer.extract import extract_file
 from indexer.patterns import is_indexable
 from indexer.pipeline import Indexer, IndexSummary
+from indexer.runner import LOOKAHEAD
 from indexer.watcher import start_watching
 
 REPO = Path(__file__).resolve().parents[1]
@@ -270,3 +274,29 @@ def test_file_vanishing_mid_reconcile_does_not_stop_the_others(setup: tuple[Inde
     summary = indexer.reconcile(progress=delete_victim)
     assert (summary.indexed, summary.failed) == (2, 0)
     assert "hr/travel_and_expenses.docx" not in store.documents()
+
+
+def test_next_files_are_extracted_while_one_embeds(tmp_path: Path) -> None:
+    r = tmp_path / "many"
+    r.mkdir()
+    for i in range(LOOKAHEAD + 2):
+        (r / f"p{i}.md").write_text(f"# Policy {i}\n\nRule number {i} applies to every employee.\n")
+    settings = make_settings(tmp_path, r)
+    extracted: list[str] = []
+    seen_at_first_embed: list[int] = []
+
+    def extract(path: Path, root: Path) -> ExtractedDocument:
+        extracted.append(path.name)
+        return extract_file(path, root, settings)
+
+    class Watching(FakeEmbedder):
+        def embed(self, texts: Sequence[str]) -> np.ndarray:
+            if not seen_at_first_embed:
+                wait_for(lambda: len(extracted) >= 1 + LOOKAHEAD)
+                seen_at_first_embed.append(len(extracted))
+            return super().embed(texts)
+
+    embedder = Watching()
+    summary = Indexer(settings, Store(settings.data_dir), lambda: embedder, extract=extract).reconcile()
+    assert summary.indexed == LOOKAHEAD + 2
+    assert seen_at_first_embed == [1 + LOOKAHEAD]

@@ -10,8 +10,8 @@ continued by a line starting in lower case, and is either
   level 1 (a single number with a mixed-case title is usually a list item: "4. Cataract");
 - **all capitals** ("DEFINITIONS", "GENERAL CONDITIONS"): level 1;
 - **an article/section label with a title** ("Art. 1 Versicherte Personen", "Section 4 Claims"): level 1;
-- **set in a larger font** than the page's body text (:func:`emphasised_lines`, from pypdf's text
-  runs): level 1 or 2 by size.
+- **set in a larger font** than the page's body text (:func:`emphasised_lines`, from PDFium's
+  font-size runs, :mod:`indexer.extract.pdfium_text`, or pypdf's text runs): level 1 or 2 by size.
 
 :class:`SectionTracker` keeps the heading stack across pages so each block gets its section path,
 ``"3 BENEFITS COVERED UNDER THE POLICY > 3.1 COVERAGE"``, as DOCX heading styles do.
@@ -73,8 +73,8 @@ def emphasised_lines(fragments: list[tuple[str, float]]) -> dict[str, int]:
     characters use), mapped to level 1 (≥ :data:`LARGEST_FONT` × body) or 2.
 
     Args:
-        fragments: (text, effective font size in points) of a page's text runs (pypdf's
-            ``visitor_text``).
+        fragments: (text, effective font size in points) of a page's text runs (PDFium's runs of
+            one size within a line, or pypdf's ``visitor_text`` runs).
     """
     weights: dict[float, int] = {}
     for text, size in fragments:

@@ -1,17 +1,20 @@
-"""PDF extraction: pypdf text per page, pdfplumber tables on pages that look tabular.
+"""PDF extraction: PDFium text per page, pdfplumber tables on pages that look tabular.
 
-pypdf (https://pypdf.readthedocs.io) reads text at 10–18 pages/s here; pdfplumber
-(https://github.com/jsvine/pdfplumber) finds tables from ruling lines but parses only ~2.5 pages/s. So
-with ``extraction.pdf_tables: auto`` a cheap scan of each page's content stream counts painted
-rectangles and stroked lines (the ruling of a table; clipping rectangles do not count), and only pages
-with at least :data:`TABULAR_MIN_RULES` of them go through pdfplumber. On those pages the text outside
-the tables comes from pdfplumber too, in top-to-bottom order around the tables, so table cells are not
-duplicated (nor interleaved, as pypdf does with multi-column tables).
+PDFium (:mod:`.pdfium_text`) reads a page's text and font sizes at ~20–60 pages/s here including
+word-gap repair, pypdf (https://pypdf.readthedocs.io) at 10–18; pypdf still opens the file (its error
+messages name password and truncation problems), scans content streams for table rules and images,
+and reads rotated pages and pages PDFium cannot. pdfplumber (https://github.com/jsvine/pdfplumber)
+finds tables from ruling lines but parses only ~2.5 pages/s. So with ``extraction.pdf_tables: auto``
+a cheap scan of each page's content stream counts painted rectangles and stroked lines (the ruling of
+a table; clipping rectangles do not count), and only pages with at least :data:`TABULAR_MIN_RULES` of
+them go through pdfplumber. On those pages the text outside the tables comes from pdfplumber too, in
+top-to-bottom order around the tables, so table cells are not duplicated (nor interleaved, as a
+plain text layer does with multi-column tables).
 
 Then, per page: the quality gate and OCR (:mod:`.scan`: scanned or garbage pages, images of text),
 two-column reading order (:mod:`.layout` via :mod:`.pdfium_page`; also for the text around tables and
 for numbered lists pdfplumber took for a two-column table) and section headings (:mod:`.headings`,
-including lines pypdf reports in a larger font).
+including lines set in a larger font).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from indexer.extract.headings import SectionTracker, emphasised_lines
 from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
 from indexer.extract.ocr import OcrEngine
 from indexer.extract.pdfium_page import column_text, image_boxes, open_document
+from indexer.extract.pdfium_text import pdfium_page_text
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
 from indexer.extract.tables import (
     clean_rows,
@@ -91,14 +95,16 @@ def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
 
 def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict[int, list[Segment]],
                    ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes) -> list[Segment]:
-    """One page's segments: pdfplumber's (tables), else pypdf's text after the OCR gate, read by
-    columns when two-column, followed by the OCR of large images."""
+    """One page's segments: pdfplumber's (tables), else PDFium's text (pypdf's without PDFium or on
+    rotated pages) after the OCR gate, read by columns when two-column, followed by the OCR of large
+    images."""
     if index in plumbed:
         return _plumbed_in_columns(pdoc[index], plumbed[index]) if pdoc is not None else plumbed[index]
-    text, emphasised = _page_text(reader, index, notes.warnings)
     if pdoc is None:
+        text, emphasised = _page_text(reader, index, notes.warnings)
         return [Segment("text", text, headings=emphasised)]
     page = pdoc[index]
+    text, emphasised = _fast_page_text(reader, page, index, notes.warnings)
     images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
     replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
     if replaced is not None:
@@ -167,6 +173,20 @@ def open_pdf(path: Path) -> pypdf.PdfReader:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200] or type(exc).__name__
+
+
+def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int,
+                    warnings: list[str]) -> tuple[str, dict[str, int]]:
+    """PDFium's text of one page and its lines set in a larger font; pypdf's on rotated pages or
+    when PDFium cannot read the page's text."""
+    try:
+        found = pdfium_page_text(page)
+    except Exception as exc:  # PdfiumError on an odd page: pypdf may still read it
+        log.debug("page %d: PDFium text failed (%s); using pypdf", index + 1, _one_line(exc))
+        found = None
+    if found is None:
+        return _page_text(reader, index, warnings)
+    return found[0], emphasised_lines(found[1])
 
 
 def _page_text(reader: pypdf.PdfReader, index: int, warnings: list[str]) -> tuple[str, dict[str, int]]:

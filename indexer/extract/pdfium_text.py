@@ -1,0 +1,121 @@
+"""A PDF page's text and its font-size runs through PDFium (pypdfium2, https://pypdfium2.readthedocs.io).
+
+PDFium's raw text runs at 80–390 pages/s here, pypdf at 10–18, and extraction runs beside the
+embedder on the same two cores, so ordinary pages are read here (with the repairs below, 5–30 ms a
+page; bench/extraction.py). Two repairs make it match pypdf's output on the corpus:
+
+- word gaps: PDFium adds a space only for gaps from ~0.15 em, while tightly set text separates words
+  by ``TJ`` offsets of ~0.12 em ("Renewalmeans"); a space goes where two loose character boxes of a
+  line are more than :data:`WORD_GAP` em apart;
+- font sizes: ``FPDFText_GetFontSize`` is the ``Tf`` size, 1 pt in PDFs that scale with the text
+  matrix, so it is multiplied by the scale of the character's matrix (``FPDFText_GetMatrix``).
+
+The sizes give the runs :func:`indexer.extract.headings.emphasised_lines` needs to find lines set in a
+larger font. Rotated pages (/Rotate 90/270) are left to pypdf: PDFium's order runs against the text
+direction there (see :func:`indexer.extract.pdfium_page.column_text`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import math
+from typing import Any
+
+import pypdfium2.raw as pdfium_c
+
+from indexer.extract.normalize import nfkc
+from indexer.extract.pdfium_page import clean_pdfium_text
+
+log = logging.getLogger(__name__)
+
+WORD_GAP = 0.08
+"""Horizontal gap between two characters, in em of their font size, read as a word space (tightly
+set corpus text: 0.12 em between words, ≤ 0.04 em between letters of a word)."""
+Fragment = tuple[str, float]
+"""(text of a run of one line in one font size, size in points rounded to 0.1)."""
+
+
+def pdfium_page_text(page: Any) -> tuple[str, list[Fragment]] | None:
+    """The page's text (line breaks ``\\n``, hyphen markers as ``-\\n``) and its font-size runs, or
+    ``None`` for a rotated page (the caller keeps pypdf's text there).
+
+    Raises:
+        pypdfium2.PdfiumError: PDFium cannot load the page's text (the caller falls back to pypdf).
+    """
+    if page.get_rotation() % 180:
+        return None
+    textpage = page.get_textpage()
+    try:
+        raw, sizes = spaced_text(textpage.raw, textpage.get_text_range())
+    finally:
+        textpage.close()
+    return clean_pdfium_text(raw), size_runs(raw, sizes)
+
+
+def spaced_text(textpage: Any, raw: str) -> tuple[str, list[float]]:
+    """``raw`` (PDFium's text of ``textpage``) with a space put wherever two characters of a line
+    sit more than :data:`WORD_GAP` em apart with none between them (PDFium misses gaps made by
+    ``TJ`` offsets in tightly set text: "Renewalmeans the terms"), and the effective font size
+    (points) of each character of the result.
+
+    The size is read at the first character of each word and carried through it (PDFium calls per
+    word, not per character): ``FPDFText_GetFontSize`` × the scale of the character's matrix
+    (``FPDFText_GetMatrix``; PDFs that set ``Tf 1`` and scale with the text matrix would otherwise
+    all read as 1 pt). Gaps are between loose character boxes (``FPDFText_GetLooseCharBox``:
+    advance widths, so letters of one word touch)."""
+    matrix, box = pdfium_c.FS_MATRIX(), pdfium_c.FS_RECTF()
+    out: list[str] = []
+    sizes: list[float] = []
+    size, prev_right = 0.0, None
+    for i, ch in enumerate(raw):
+        if ch.isspace() or ch in "\x02\ufffe":
+            out.append(ch)
+            sizes.append(size)
+            prev_right = None
+            continue
+        if prev_right is None:
+            size = _size(textpage, i, matrix)
+        if pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(box)):
+            if prev_right is not None and box.left - prev_right > WORD_GAP * size:
+                out.append(" ")
+                sizes.append(size)
+            prev_right = box.right
+        out.append(ch)
+        sizes.append(size)
+    return "".join(out), sizes
+
+
+def _size(textpage: Any, index: int, matrix: Any) -> float:
+    size = float(pdfium_c.FPDFText_GetFontSize(textpage, index))
+    if pdfium_c.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix)):
+        size *= math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+    return size
+
+
+def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
+    """Cut ``raw`` (PDFium's text, one font size per character in ``sizes``) into runs of one size
+    within one line; spaces join the run they sit in, line breaks and hyphen markers end it."""
+    runs: list[Fragment] = []
+    chars: list[str] = []
+    size = -1.0
+    for ch, s in zip(raw, sizes, strict=False):
+        if ch in "\r\n\x02\ufffe":
+            _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size)
+            chars, size = [], -1.0
+            continue
+        rounded = round(s, 1)
+        if not ch.isspace() and rounded != size:
+            if size >= 0:
+                _close(runs, chars, size)
+                chars = []
+            size = rounded
+        chars.append(ch)
+    _close(runs, chars, size)
+    return runs
+
+
+def _close(runs: list[Fragment], chars: list[str], size: float) -> None:
+    text = "".join(chars)
+    if text.strip() and size > 0:
+        runs.append((nfkc(text), size))
