@@ -8,7 +8,13 @@
   (:data:`HEAD_LINES`) or bottom (:data:`FOOT_LINES`) of a page are candidates, so a body sentence that
   recurs mid-page is kept. A candidate line made of several repeated lines run together (a footer
   whose parts share a baseline on some pages: "Premises No. 18-0374, … Page 2 of 25 National …
-  Policy UIN: …") is dropped too.
+  Policy UIN: …") is dropped too. And a running header that the page-text reader sets as two lines
+  on some pages and as one on others, splitting it differently (PDFium and pdfplumber break a
+  letterhead beside a page number differently), so that no one line form reaches the ratio, is
+  found through word shingles: runs of :data:`SHINGLE_WORDS` digit-masked words, counted also across
+  the line breaks of the edge zone; a candidate line of at least :data:`MIN_SHINGLED_WORDS` words
+  each of which lies in a repeated shingle is dropped (w-shingling: Broder, "On the resemblance and
+  containment of documents", 1997).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import logging
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +37,11 @@ HEAD_LINES = 12
 is seen in the corpus)."""
 FOOT_LINES = 6
 """Non-empty lines at the bottom of a page that may be a footer."""
+SHINGLE_WORDS = 4
+"""Words per shingle: long enough that prose shared by many pages ("of the policy") does not make a
+whole line look repeated."""
+MIN_SHINGLED_WORDS = 5
+"""Shorter candidate lines are dropped only when the whole line repeats."""
 
 
 def nfkc(text: str) -> str:
@@ -67,32 +79,80 @@ def _edges(lines: list[str]) -> set[int]:
     return set(filled[:HEAD_LINES]) | set(filled[-FOOT_LINES:])
 
 
-def repeated_lines(pages: list[str], ratio: float) -> set[str]:
-    """Keys (digit-masked, lowercase) of header/footer lines found on at least ``ratio`` of ``pages``.
+@dataclass(frozen=True)
+class Repeats:
+    """What repeats at the edges of a document's pages: whole-line keys (digit-masked, lowercase) and
+    word shingles (tuples of :data:`SHINGLE_WORDS` such words)."""
+
+    lines: frozenset[str] = frozenset()
+    shingles: frozenset[tuple[str, ...]] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.lines or self.shingles)
+
+    def covers(self, key: str) -> bool:
+        """Whether the line with ``key`` is header/footer text: one repeated line or a few joined,
+        or a line of ≥ :data:`MIN_SHINGLED_WORDS` words each inside a repeated shingle (so pieces of
+        the header in another order still count)."""
+        if _made_of(key, self.lines):
+            return True
+        words = key.split()
+        if len(words) < MIN_SHINGLED_WORDS:
+            return False
+        covered = [False] * len(words)
+        for i in range(len(words) - SHINGLE_WORDS + 1):
+            if tuple(words[i:i + SHINGLE_WORDS]) in self.shingles:
+                covered[i:i + SHINGLE_WORDS] = [True] * SHINGLE_WORDS
+        return all(covered)
+
+
+def _shingles(words: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)}
+
+
+def _edge_shingles(lines: list[str], edges: set[int]) -> set[tuple[str, ...]]:
+    """Shingles of the edge zone, read as runs of consecutive edge lines joined by spaces."""
+    found: set[tuple[str, ...]] = set()
+    run: list[str] = []
+    for i in range(len(lines) + 1):
+        if i < len(lines) and i in edges:
+            run.extend(_line_key(lines[i]).split())
+        elif i == len(lines) or lines[i].strip():  # blank lines do not break a run
+            found |= _shingles(run)
+            run = []
+    return found
+
+
+def repeated_lines(pages: list[str], ratio: float) -> Repeats:
+    """The header/footer lines and shingles found at the edges of at least ``ratio`` of ``pages``.
 
     Only documents of 3 pages or more have headers to drop; blank lines never count.
     """
     if len(pages) < _MIN_PAGES_FOR_REPEATS:
-        return set()
+        return Repeats()
     counts: Counter[str] = Counter()
+    grams: Counter[tuple[str, ...]] = Counter()
     for page in pages:
         lines = page.splitlines()
-        counts.update({_line_key(lines[i]) for i in _edges(lines)})
+        edges = _edges(lines)
+        counts.update({_line_key(lines[i]) for i in edges})
+        grams.update(_edge_shingles(lines, edges))
     threshold = max(2.0, ratio * len(pages))
-    return {key for key, n in counts.items() if n >= threshold}
+    return Repeats(frozenset(k for k, n in counts.items() if n >= threshold),
+                   frozenset(g for g, n in grams.items() if n >= threshold))
 
 
-def drop_lines(page: str, keys: set[str]) -> str:
-    """``page`` without its header/footer candidate lines whose key is in ``keys``."""
-    if not keys:
+def drop_lines(page: str, repeats: Repeats) -> str:
+    """``page`` without its header/footer candidate lines that ``repeats`` covers."""
+    if not repeats:
         return page
     lines = page.splitlines()
     edges = _edges(lines)
     return "\n".join(line for i, line in enumerate(lines)
-                     if i not in edges or not _made_of(_line_key(line), keys))
+                     if i not in edges or not repeats.covers(_line_key(line)))
 
 
-def _made_of(key: str, keys: set[str], parts: int = 4) -> bool:
+def _made_of(key: str, keys: frozenset[str], parts: int = 4) -> bool:
     """Whether ``key`` is one of ``keys`` or up to ``parts`` of them joined by spaces."""
     if key in keys:
         return True
@@ -113,7 +173,8 @@ def normalize_pages(pages: list[str], repeated_line_ratio: float) -> list[str]:
     clean = [nfkc(p) for p in pages]
     keys = repeated_lines(clean, repeated_line_ratio)
     if keys:
-        log.debug("dropping %d repeated header/footer lines", len(keys))
+        log.debug("dropping %d repeated header/footer lines, %d shingles", len(keys.lines),
+                  len(keys.shingles))
     clean = [drop_lines(p, keys) for p in clean]
     keep = hyphenated_words("\n".join(clean))
     return [join_hyphenated(p, keep) for p in clean]
