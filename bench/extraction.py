@@ -20,7 +20,7 @@ import pypdf
 from core.config import Settings
 from core.errors import ExtractionError
 from indexer.extract import extract_file
-from indexer.extract.pdf import TABULAR_MIN_RULES, count_rules
+from indexer.extract.pdf_objects import TABULAR_MIN_RULES, count_rules
 from indexer.patterns import is_indexable
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

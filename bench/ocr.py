@@ -19,7 +19,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from indexer.extract.ocr import TesseractOcr, prepare
-from indexer.extract.pdf import has_image_xobject, open_pdf
+from indexer.extract.pdf_objects import has_image_xobject, open_pdf
 from indexer.extract.pdfium_page import column_text, image_boxes, render
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

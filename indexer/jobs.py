@@ -113,17 +113,24 @@ def extract_job(job: Job, root: Path, extract: ExtractFn) -> Extracted:
 
 
 def no_text_reason(doc: ExtractedDocument) -> str | None:
-    """The failure reason of a document without any text, or None when it has text.
+    """The failure reason of a document without any text (what to do included), or None when it
+    has text.
 
     A document whose pages are all unusable text layers that could not be OCR'd says "needs OCR"
     (:data:`policybot.status.NEEDS_OCR_MARK`) and what to do; its pages go to ``needs_ocr_pages``.
     """
     if any(b.text.strip() for b in doc.blocks):
         return None
+    pages = f"{doc.pages} page{'' if doc.pages == 1 else 's'}"
     if doc.needs_ocr_pages:
-        return (f"no extractable text ({doc.pages} pages); a scanned PDF needs OCR: install tesseract "
+        return (f"no extractable text ({pages}); a scanned PDF needs OCR: install tesseract "
                 "(make system-deps) and set extraction.ocr: auto")
-    return f"no extractable text ({doc.pages} pages)"
+    if not doc.path.lower().endswith(".pdf"):
+        return "no extractable text (the file is empty or blank); add the policy text or remove the file"
+    if not doc.pages:
+        return "no extractable text (the PDF has no pages); export it again from the original document"
+    return (f"no extractable text ({pages}; no text layer, or text drawn as shapes); if the pages "
+            "show text, export the PDF again from the original document")
 
 
 def base_record(job: Job, fingerprint: str, now: float) -> DocumentRecord:

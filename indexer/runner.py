@@ -1,6 +1,7 @@
 """Run per-file jobs: extract the next files (on a helper thread that waits on the extraction worker)
-while file N is chunked, embedded through the embedding cache and written (one commit per table).
-The pipeline's throughput then approaches the embedder's instead of extraction + embedding."""
+while file N is chunked and embedded through the embedding cache, and write file N-1's rows (one
+commit per table, on a writer thread) meanwhile. The pipeline's throughput then approaches the
+embedder's instead of extraction + embedding + writing."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from indexer.summary import IndexSummary
 
 log = logging.getLogger(__name__)
 
+Write = Callable[[], None]
+"""The store writes (and summary counts) of one file, run on the writer thread."""
 Progress = Callable[[str, int, int], None]
 """progress(relative path, files done, files total); called before each file is chunked and embedded."""
 LOOKAHEAD = 4
@@ -48,14 +51,18 @@ class FileRunner:
     def run(self, target: Store, jobs: list[Job], root: Path, summary: IndexSummary,
             progress: Progress | None = None, total: int | None = None) -> None:
         """Index ``jobs`` into ``target`` (counted in ``summary``): jobs i+1 … i+:data:`LOOKAHEAD` are
-        extracted, one after another, on a helper thread while job i is chunked, embedded and written
-        on this one. ``total`` (default: the number of jobs) is what ``progress`` reports as the file
-        count; ``progress`` is called on this thread when a file's turn comes (a file deleted by then is
-        treated as vanished, even if it was already extracted)."""
+        extracted, one after another, on a helper thread while job i is chunked and embedded on this
+        one and job i-1's rows are written on a writer thread (writes stay in job order, one
+        file at a time; an error in a write is raised here before the next file's write, and ``run``
+        returns only when every write is done). ``total`` (default: the number of jobs) is what
+        ``progress`` reports as the file count; ``progress`` is called on this thread when a file's
+        turn comes (a file deleted by then is treated as vanished, even if it was already extracted)."""
         total = len(jobs) if total is None else total
         done = total - len(jobs)
         pool = ThreadPoolExecutor(1, thread_name_prefix="policybot-extract")
+        writer = ThreadPoolExecutor(1, thread_name_prefix="policybot-write")
         pending = deque(pool.submit(extract_job, job, root, self._extract) for job in jobs[:LOOKAHEAD])
+        written: Future[None] | None = None
         try:
             for i, job in enumerate(jobs):
                 if progress is not None:
@@ -65,43 +72,55 @@ class FileRunner:
                     pending.append(pool.submit(extract_job, jobs[i + LOOKAHEAD], root, self._extract))
                 if result is not None and not job.path.is_file():
                     result = None  # deleted while it waited its turn
-                self._finish(target, job, result, summary)
-        finally:  # on an error, files not yet started are not extracted
+                write = self._prepare(target, job, result, summary)
+                if written is not None:
+                    written.result()
+                written = writer.submit(write)
+            if written is not None:
+                written.result()
+        finally:  # on an error, files not yet started are not extracted; a write under way completes
             pool.shutdown(wait=True, cancel_futures=True)
+            writer.shutdown(wait=True)
         if progress is not None:
             progress("", total, total)
 
-    def _finish(self, target: Store, job: Job, result: Extracted, summary: IndexSummary) -> None:
+    def _prepare(self, target: Store, job: Job, result: Extracted, summary: IndexSummary) -> Write:
+        """Chunk and embed ``result`` (on this thread); returns the file's writes: its chunks and
+        documents row, its failure row, or the removal of a vanished file's rows."""
         t0 = time.perf_counter()
         base = base_record(job, self.fingerprint, time.time())
         if result is None:  # vanished while queued
-            if job.rec is not None:
-                target.delete_document(job.rel)
-                summary.removed += 1
-                summary.invalidated.append(job.rel)
-            return
+            return lambda: self._remove(target, job, summary)
         if isinstance(result, str):
-            record_failure(target, job, base, result, summary)
-            return
+            return lambda: record_failure(target, job, base, result, summary)
         base = replace(base, needs_ocr_pages=tuple(result.needs_ocr_pages))
         empty = no_text_reason(result)
         if empty is not None:
-            record_failure(target, job, base, empty, summary)
-            return
+            return lambda: record_failure(target, job, base, empty, summary)
         try:
             chunks = self._chunker().chunk(result)
         except Exception as exc:  # a chunker bug on one file never stops the others
             log.exception("chunking %s failed", job.rel)
-            record_failure(target, job, base, f"{type(exc).__name__}: {exc}".splitlines()[0][:300], summary)
-            return
+            reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+            return lambda: record_failure(target, job, base, reason, summary)
         emb = self._cache.embed(chunks, self._embedder(), self._key())
-        target.replace_chunks(job.rel, chunks, emb.vectors)
-        target.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=result.pages))
-        summary.indexed += 1
-        summary.pages += result.pages
-        summary.chunks_embedded += emb.embedded
-        summary.chunks_reused += emb.reused
+
+        def write() -> None:
+            target.replace_chunks(job.rel, chunks, emb.vectors)
+            target.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=result.pages))
+            summary.indexed += 1
+            summary.pages += result.pages
+            summary.chunks_embedded += emb.embedded
+            summary.chunks_reused += emb.reused
+            if job.rec is not None:
+                summary.invalidated.append(job.rel)
+            log.info("indexed %s pages=%d chunks=%d embedded=%d in %.2fs", job.rel, result.pages,
+                     len(chunks), emb.embedded, time.perf_counter() - t0)
+        return write
+
+    @staticmethod
+    def _remove(target: Store, job: Job, summary: IndexSummary) -> None:
         if job.rec is not None:
+            target.delete_document(job.rel)
+            summary.removed += 1
             summary.invalidated.append(job.rel)
-        log.info("indexed %s pages=%d chunks=%d embedded=%d in %.2fs", job.rel, result.pages, len(chunks),
-                 emb.embedded, time.perf_counter() - t0)

@@ -46,6 +46,7 @@ def _child_main(conn: Connection, extract: ExtractFn, settings: Settings, memory
     memory that is never used, which must not count against the extraction.
     """
     warnings.simplefilter("ignore")  # library warnings (pypdf's repair notes) are not user output
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")  # as the CLI formats them
     base = _address_space()
     limit = base + memory_mb * 1024 * 1024
     try:

@@ -14,7 +14,7 @@ class RichProgress:
     def __init__(self, enabled: bool = True, console: Console | None = None) -> None:
         self.enabled = enabled
         self._bar = Progress(TextColumn("[bold]indexing"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), TextColumn("{task.description}"),
+                             TimeElapsedColumn(), TextColumn("{task.description}", markup=False),
                              console=console or Console(stderr=True), transient=True)
         self._task = self._bar.add_task("", total=None)
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from core.types import Answer
@@ -15,11 +16,11 @@ from core.types import Answer
 def answer(console: Console, ans: Answer, *, show_text: bool = True) -> None:
     """Print the answer text (unless already streamed), its sources table and the provider line."""
     if show_text:
-        console.print(ans.answer)
+        console.print(ans.answer, markup=False)  # policy text may hold "[/b]": not rich markup
     if ans.citations:
         table = Table("#", "file", "page", "section", "score", title="Sources", title_justify="left")
         for i, c in enumerate(ans.citations, start=1):
-            table.add_row(str(i), c.file, "" if c.page is None else str(c.page), c.section,
+            table.add_row(str(i), escape(c.file), "" if c.page is None else str(c.page), escape(c.section),
                           f"{c.score:.3f}")
         console.print(table)
     total = ans.timings_ms.get("total", 0.0)
@@ -38,14 +39,14 @@ def index_summary(console: Console, summary: Any) -> None:
         ft = Table("failed file", "reason", title="Failures", title_justify="left")
         for f in failures:
             file, reason = (f["file"], f["reason"]) if isinstance(f, Mapping) else (f.file, f.reason)
-            ft.add_row(file, reason)
+            ft.add_row(escape(file), escape(reason))
         console.print(ft)
 
 
 def status(console: Console, data: Mapping[str, Any]) -> None:
     """Print the ``status`` report (see :func:`policybot.status.collect`)."""
     docs = data["documents"]
-    console.print(f"data dir: {data['data_dir']}\npolicy root: {data['policy_root']}")
+    console.print(f"data dir: {escape(data['data_dir'])}\npolicy root: {escape(data['policy_root'])}")
     console.print(f"documents: {docs['indexed']} indexed, {docs['failed']} failed, "
                   f"{docs.get('pending', 0)} pending, {docs.get('needs_ocr', 0)} needing OCR · "
                   f"chunks: {data['chunks']} · stale (other fingerprint): {docs['stale']}")
@@ -71,13 +72,13 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
     if failures:
         table = Table("failed file", "reason", "when", title="Failures", title_justify="left")
         for f in failures:
-            table.add_row(f["path"], f["reason"], _time(f["at"]))
+            table.add_row(escape(f["path"]), escape(f["reason"]), _time(f["at"]))
         console.print(table)
     ocr = data.get("needs_ocr") or {}
     if ocr.get("files"):
         pages = ocr.get("pages") or {}
         listed = [f"{f} (pages {', '.join(map(str, pages[f]))})" if pages.get(f) else f for f in ocr["files"]]
-        console.print(f"needing OCR: {', '.join(listed)}")
+        console.print(f"needing OCR: {escape(', '.join(listed))}")
 
 
 def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:

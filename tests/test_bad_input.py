@@ -362,3 +362,66 @@ def test_unreadable_subfolder_is_recorded_failed(tmp_path: Path, root: Path,
     summary = indexer.reconcile()
     assert summary.failed == 1
     assert store.documents()["private"].error == "cannot read the folder (Permission denied)"
+
+
+# ---- 10. PDFs with odd content (PDFium text path) -----------------------------------------------
+_CYRILLIC = ("Сотрудники должны подать форму в течение десяти дней после поездки и приложить все чеки "
+             "расходы на проживание возмещаются только с согласия руководителя отдела кадров компании")
+_HEBREW = ("על העובדים להגיש את הטופס תוך עשרה ימים מהנסיעה ולצרף את כל הקבלות הוצאות הלינה מוחזרות "
+           "רק באישור מנהל משאבי אנוש של החברה בכתב מראש ובהתאם לנוהל")
+
+
+@pytest.mark.parametrize("text", [_CYRILLIC, _HEBREW])
+def test_text_in_a_non_latin_script_is_not_taken_for_garbage(text: str) -> None:
+    from indexer.extract.quality import MIN_WORDS, assess_text
+
+    assert len(text.split()) >= MIN_WORDS  # enough words for the shifted-letters test to judge
+    assert assess_text(text, has_image=False).usable
+
+
+def test_pdf_without_pages_fails_with_what_to_do(tmp_path: Path, root: Path) -> None:
+    import pypdf
+
+    pypdf.PdfWriter().write(root / "empty.pdf")  # a valid PDF whose page tree is empty
+    indexer, store, _ = build(tmp_path, root)
+    summary = indexer.reconcile()
+    assert (summary.indexed, summary.failed) == (1, 1)
+    assert store.documents()["empty.pdf"].error == ("no extractable text (the PDF has no pages); "
+                                                    "export it again from the original document")
+
+
+def test_status_prints_file_names_that_look_like_rich_markup(tmp_path: Path, root: Path) -> None:
+    (root / "[").mkdir()
+    (root / "[" / "b].pdf").write_bytes(b"\x89PNG\r\n\x1a\n")  # rel path "[/b].pdf": a closing tag
+    cfg = str(_config(tmp_path, root))
+    assert _cli("--config", cfg, "index")[0] == 0
+    code, out, _ = _cli("--config", cfg, "status")
+    assert code == 0 and "[/b].pdf" in out
+
+
+def test_answer_text_that_looks_like_rich_markup_is_printed_as_is() -> None:
+    import io
+
+    from rich.console import Console
+
+    from core.types import Answer, Citation
+    from policybot import render
+
+    buf = io.StringIO()
+    ans = Answer("Clause [/b] says [red]refunds[/red] apply.", [Citation("[/i].pdf", 1, "[/s]", 0.9)],
+                 "extractive")
+    render.answer(Console(file=buf, width=200), ans)
+    assert "Clause [/b] says [red]refunds[/red] apply." in buf.getvalue() and "[/i].pdf" in buf.getvalue()
+
+
+def test_progress_bar_shows_a_file_name_that_looks_like_rich_markup() -> None:
+    import io
+
+    from rich.console import Console
+
+    from policybot.progress import RichProgress
+
+    buf = io.StringIO()
+    with RichProgress(console=Console(file=buf, force_terminal=True, width=120)) as progress:
+        progress("[/b].pdf", 1, 2)  # rendered on stop(): a MarkupError before the fix
+    assert "[/b].pdf" in buf.getvalue()

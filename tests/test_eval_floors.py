@@ -3,8 +3,9 @@ mode with the offline reranker, on the session-indexed gold subset (``qa_index``
 
 Floors (the issue's values, all met): hit@5 ≥ 0.9, key-fact recall ≥ 0.75 and every ``not_found``
 and ``unsafe`` item declined; at most 2 answerable items declined. Measured 2026-11-29 (extractive
-mode is deterministic for a given index): hit@5 0.957, key-fact recall 0.841, refusals 2/2, 1–2 false
-refusals on this fixture; hit@5 0.913, key-fact recall 0.797 on an older index (docs/eval.md).
+mode is deterministic for a given index): hit@5 0.957, key-fact recall 0.819 (extraction schema 5)
+and 0.841 (schema 3), refusals 2/2, 1–2 false refusals; hit@5 0.913, key-fact recall 0.797 on an
+older schema-2 index (docs/eval.md).
 Protocol: the questions are asked as written; the golden-* conversations run in a channel scoped to
 policy.pdf, as declared in ``docs/eval/qa_dev_context.yaml`` (the HackRx questions say "this
 policy"); every other conversation searches the whole index. Follow-ups are asked in their parent's
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.slow
 CONTEXT = REPO / "docs" / "eval" / "qa_dev_context.yaml"
 HIT_AT_5_FLOOR = 0.9
 KEY_FACT_RECALL_FLOOR = 0.75
-"""The issue's target; measured 0.841 on this fixture, 0.797 on an older (schema 2) index."""
+"""The issue's target; measured 0.819–0.841 on the gold files (docs/eval.md), 0.797 on a schema-2 index."""
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from core.errors import ExtractionError
 from core.types import ExtractedDocument
 from indexer.extract import extract_file
 from indexer.extract.normalize import join_hyphenated, normalize_pages
-from indexer.extract.pdf import TABULAR_MIN_RULES, count_rules
+from indexer.extract.pdf_objects import TABULAR_MIN_RULES, count_rules
 from indexer.extract.tables import merge_continuations, split_markdown_table
 
 REPO = Path(__file__).resolve().parents[1]

@@ -4,6 +4,7 @@ order of two-column and rotated pages."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pypdf
@@ -231,3 +232,13 @@ def test_larger_font_line_starts_a_section(tmp_path: Path) -> None:
     blocks = extract_file(f, tmp_path, Settings()).blocks
     assert [(b.kind, b.section) for b in blocks] == [("heading", "Meals and Travel"),
                                                       ("text", "Meals and Travel")]
+
+
+def test_tesseract_engine_leaves_the_process_omp_thread_limit_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OMP_THREAD_LIMIT left in the environment would reach torch's OpenMP runtime (it changed
+    MiniLM's embeddings enough to fail the cache calibration test)."""
+    from indexer.extract.ocr import TesseractOcr
+
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    TesseractOcr("tesseract")
+    assert "OMP_THREAD_LIMIT" not in os.environ

@@ -7,9 +7,10 @@ and reads rotated pages and pages PDFium cannot. pdfplumber (https://github.com/
 finds tables from ruling lines but parses only ~2.5 pages/s. So with ``extraction.pdf_tables: auto``
 a cheap scan of each page's content stream counts painted rectangles and stroked lines (the ruling of
 a table; clipping rectangles do not count), and only pages with at least :data:`TABULAR_MIN_RULES` of
-them go through pdfplumber. On those pages the text outside the tables comes from pdfplumber too, in
-top-to-bottom order around the tables, so table cells are not duplicated (nor interleaved, as a
-plain text layer does with multi-column tables).
+them go through pdfplumber's table finder, run on the page's paths only; the cells and the text
+around the tables are then read from PDFium (:mod:`.pdf_tables`; rotated pages go through pdfplumber
+alone), in top-to-bottom order around the tables, so table cells are not duplicated (nor
+interleaved, as a plain text layer does with multi-column tables).
 
 Then, per page: the quality gate and OCR (:mod:`.scan`: scanned or garbage pages, images of text),
 two-column reading order (:mod:`.layout` via :mod:`.pdfium_page`; also for the text around tables and
@@ -20,21 +21,36 @@ including lines set in a larger font).
 from __future__ import annotations
 
 import logging
-import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pypdf
-from pypdf.errors import DependencyError, PdfReadError, PyPdfError
 
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
 from core.types import Block, ExtractedDocument
 from indexer.extract.headings import SectionTracker, emphasised_lines
-from indexer.extract.normalize import drop_lines, hyphenated_words, join_hyphenated, nfkc, repeated_lines
+from indexer.extract.normalize import (
+    Repeats,
+    drop_lines,
+    hyphenated_words,
+    join_hyphenated,
+    nfkc,
+    repeated_lines,
+)
 from indexer.extract.ocr import OcrEngine
-from indexer.extract.pdfium_page import column_text, image_boxes, open_document
+from indexer.extract.pdf_objects import (
+    has_image_xobject,
+    one_line,
+    open_pdf,
+    pypdf_page_text,
+    shows_text,
+    wants_tables,
+)
+from indexer.extract.pdf_tables import Grid, band_text, find_grids, page_chars, table_rows
+from indexer.extract.pdfium_page import column_text, image_boxes, open_document, save_copy
 from indexer.extract.pdfium_text import pdfium_page_text
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
 from indexer.extract.tables import (
@@ -47,13 +63,6 @@ from indexer.extract.tables import (
 )
 
 log = logging.getLogger(__name__)
-
-TABULAR_MIN_RULES = 8
-"""Painted rectangles + stroked lines on a page from which it is worth running pdfplumber (tuned on
-the corpus: table pages have 23–636, prose pages 0–3)."""
-
-_TEXT_OBJECT = re.compile(rb"\bBT\b.*?\bET\b", re.S)
-_PAINTED_RULE = re.compile(rb"\s(?:re|l)\s+(?:h\s+)?(?:f\*?|F|S|s|B\*?|b\*?)(?=\s)")
 
 
 @dataclass(frozen=True)
@@ -79,11 +88,19 @@ def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
     Raises:
         ExtractionError: password-protected, truncated or otherwise unreadable PDF (one-line reason).
     """
-    reader = open_pdf(path)
+    try:
+        reader = open_pdf(path)
+    except ExtractionError as exc:
+        return _extract_repaired(path, rel, settings, ocr, exc)
+    return _extract(reader, path, rel, settings, ocr)
+
+
+def _extract(reader: pypdf.PdfReader, path: Path, rel: str, settings: ExtractionSettings,
+             ocr: OcrEngine | None) -> ExtractedDocument:
     notes = ScanNotes()
-    table_pages = [i for i in range(len(reader.pages)) if _wants_tables(reader, i, settings)]
-    plumbed = _with_tables(path, table_pages, notes.warnings) if table_pages else {}
-    pdoc = open_document(path)
+    table_pages = [i for i in range(len(reader.pages)) if wants_tables(reader, i, settings)]
+    pdoc = _pdfium_document(path, len(reader.pages))
+    plumbed = _with_tables(path, table_pages, pdoc, notes.warnings) if table_pages else {}
     segments = [_page_segments(reader, pdoc, i, plumbed, ocr, settings, notes)
                 for i in range(len(reader.pages))]
     if notes.ocr_pages:
@@ -93,17 +110,62 @@ def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
                              needs_ocr_pages=notes.needs_ocr)
 
 
+def _extract_repaired(path: Path, rel: str, settings: ExtractionSettings, ocr: OcrEngine | None,
+                      exc: ExtractionError) -> ExtractedDocument:
+    """Extract a PDF pypdf refused (``exc``: no cross-reference table, nesting too deep, ...) from the
+    copy PDFium writes of it (:func:`save_copy`: a fresh cross-reference table).
+
+    Raises:
+        ExtractionError: ``exc`` when the file needs a password or PDFium cannot repair it either.
+    """
+    if str(exc).startswith(("password-protected", "encrypted")):
+        raise exc
+    with tempfile.TemporaryDirectory(prefix="policybot-pdf-") as tmp:
+        fixed = Path(tmp) / "repaired.pdf"
+        if not save_copy(path, fixed):
+            raise exc
+        try:
+            reader = open_pdf(fixed)
+        except ExtractionError:
+            raise exc from None
+        doc = _extract(reader, fixed, rel, settings, ocr)
+    log.info("%s: pypdf could not open it (%s); read PDFium's repaired copy", rel, exc)
+    doc.warnings.append(f"read from a copy repaired by PDFium (pypdf: {exc})")
+    return doc
+
+
+def _pdfium_document(path: Path, pages: int) -> Any | None:
+    """PDFium's document when it sees the same ``pages`` pages as pypdf (page *i* is then the same
+    page in both); ``None`` otherwise (a page tree with null or non-page kids: pypdf skips them,
+    PDFium counts them and fails to load them), and for a PDF without pages."""
+    pdoc = open_document(path) if pages else None
+    if pdoc is not None and len(pdoc) != pages:
+        log.info("%s: PDFium sees %d pages, pypdf %d; reading the text with pypdf", path.name,
+                 len(pdoc), pages)
+        return None
+    return pdoc
+
+
+def _pdfium_page(pdoc: Any, index: int) -> Any | None:
+    """Page ``index`` of the PDFium document, or ``None`` when PDFium cannot load it."""
+    try:
+        return pdoc[index]
+    except Exception as exc:  # PdfiumError "Failed to load page": pypdf may still read it
+        log.debug("page %d: PDFium cannot load it (%s); using pypdf", index + 1, one_line(exc))
+        return None
+
+
 def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict[int, list[Segment]],
                    ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes) -> list[Segment]:
     """One page's segments: pdfplumber's (tables), else PDFium's text (pypdf's without PDFium or on
     rotated pages) after the OCR gate, read by columns when two-column, followed by the OCR of large
     images."""
+    page = _pdfium_page(pdoc, index) if pdoc is not None else None
     if index in plumbed:
-        return _plumbed_in_columns(pdoc[index], plumbed[index]) if pdoc is not None else plumbed[index]
-    if pdoc is None:
-        text, emphasised = _page_text(reader, index, notes.warnings)
+        return _plumbed_in_columns(page, plumbed[index]) if page is not None else plumbed[index]
+    if page is None:
+        text, emphasised = pypdf_page_text(reader, index, notes.warnings)
         return [Segment("text", text, headings=emphasised)]
-    page = pdoc[index]
     text, emphasised = _fast_page_text(reader, page, index, notes.warnings)
     images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
     replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
@@ -112,28 +174,6 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
     text = column_text(page) or text
     extra = image_text(page, index + 1, images, ocr, settings, notes)
     return [Segment("text", text, headings=emphasised)] + ([Segment("text", extra)] if extra else [])
-
-
-def has_image_xobject(page: pypdf.PageObject, depth: int = 2) -> bool:
-    """The page's resources hold an image XObject (directly or in a form XObject, ``depth`` levels);
-    a dictionary look-up that spares PDFium's slower object walk on the many pages without images."""
-    try:
-        return _resources_have_image(page.get("/Resources"), depth)
-    except Exception:  # odd resources: let PDFium look
-        return True
-
-
-def _resources_have_image(resources: Any, depth: int) -> bool:
-    resources = resources.get_object() if resources is not None else None
-    xobjects = resources.get("/XObject") if resources is not None else None
-    for ref in (xobjects.get_object().values() if xobjects is not None else []):
-        obj = ref.get_object()
-        if obj.get("/Subtype") == "/Image":
-            return True
-        if depth > 1 and obj.get("/Subtype") == "/Form" \
-                and _resources_have_image(obj.get("/Resources"), depth - 1):
-            return True
-    return False
 
 
 def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
@@ -150,31 +190,6 @@ def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
     return out
 
 
-def open_pdf(path: Path) -> pypdf.PdfReader:
-    """Open a PDF, decrypting an empty user password (AES needs ``cryptography``).
-
-    Raises:
-        ExtractionError: damaged/truncated file, or a user password is required.
-    """
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # its repair notes are not user output
-    try:
-        reader = pypdf.PdfReader(path)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise ExtractionError("password-protected PDF (a user password is required); "
-                                  "remove the password and save the file again")
-        _ = len(reader.pages)
-    except DependencyError as exc:
-        raise ExtractionError(f"encrypted PDF needs the 'cryptography' package ({_one_line(exc)})") from None
-    except (PdfReadError, PyPdfError, ValueError, KeyError, OSError) as exc:
-        raise ExtractionError(f"damaged or truncated PDF ({type(exc).__name__}: {_one_line(exc)}); "
-                              "re-export or copy the file again") from None
-    return reader
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:200] or type(exc).__name__
-
-
 def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int,
                     warnings: list[str]) -> tuple[str, dict[str, int]]:
     """PDFium's text of one page and its lines set in a larger font; pypdf's on rotated pages or
@@ -182,64 +197,69 @@ def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int,
     try:
         found = pdfium_page_text(page)
     except Exception as exc:  # PdfiumError on an odd page: pypdf may still read it
-        log.debug("page %d: PDFium text failed (%s); using pypdf", index + 1, _one_line(exc))
+        log.debug("page %d: PDFium text failed (%s); using pypdf", index + 1, one_line(exc))
         found = None
-    if found is None:
-        return _page_text(reader, index, warnings)
+    if found is None or (not found[0].strip() and shows_text(reader.pages[index])):
+        return pypdf_page_text(reader, index, warnings)  # text PDFium drops: no Tf, size 0, singular Tm
     return found[0], emphasised_lines(found[1])
 
 
-def _page_text(reader: pypdf.PdfReader, index: int, warnings: list[str]) -> tuple[str, dict[str, int]]:
-    """pypdf's text of one page and its lines set in a larger font (heading candidates)."""
-    fragments: list[tuple[str, float]] = []
-
-    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
-        scale = abs(tm[0] * cm[0] + tm[1] * cm[2]) or 1.0
-        if text.strip():
-            fragments.append((nfkc(text), round(size * scale, 1)))
-
-    try:
-        text = reader.pages[index].extract_text(visitor_text=visit) or ""
-    except Exception as exc:  # pypdf raises many types on odd pages; one page never stops a file
-        warnings.append(f"page {index + 1}: text extraction failed ({_one_line(exc)})")
-        return "", {}
-    return text, emphasised_lines(fragments)
-
-
-def _wants_tables(reader: pypdf.PdfReader, index: int, settings: ExtractionSettings) -> bool:
-    if settings.pdf_tables != "auto":
-        return settings.pdf_tables == "always"
-    return count_rules(reader.pages[index]) >= TABULAR_MIN_RULES
-
-
-def count_rules(page: pypdf.PageObject) -> int:
-    """Painted rectangles and stroked line segments in the page's content stream (text objects
-    stripped first); ~5 ms a page. Form XObjects are not followed."""
-    try:
-        contents = page.get("/Contents")
-        obj = contents.get_object() if contents is not None else None
-        streams = list(obj) if isinstance(obj, pypdf.generic.ArrayObject) else [obj] if obj else []
-        data = b"\n".join(s.get_object().get_data() for s in streams)
-    except Exception:  # unreadable stream: let pdfplumber decide
-        return TABULAR_MIN_RULES
-    return len(_PAINTED_RULE.findall(_TEXT_OBJECT.sub(b" ", data)))
-
-
-def _with_tables(path: Path, pages: list[int], warnings: list[str]) -> dict[int, list[Segment]]:
-    """pdfplumber segments of the pages (0-based) in ``pages`` that hold a table."""
+def _with_tables(path: Path, pages: list[int], pdoc: Any, warnings: list[str]) -> dict[int, list[Segment]]:
+    """Segments of the pages (0-based) in ``pages`` that hold a table: grids found by pdfplumber on
+    the pages' paths, text from PDFium (:mod:`.pdf_tables`); pages PDFium cannot load or reads against
+    the text direction (/Rotate 90/270) through pdfplumber alone."""
     import pdfplumber
 
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)  # its notes on odd content are not user output
     found: dict[int, list[Segment]] = {}
+    upright = _upright_pages(pdoc, pages)
+    rest = [i for i in pages if i not in upright]
     try:
-        with pdfplumber.open(path, password="") as pdf:
-            for i in pages:
-                segments = _plumber_segments(pdf.pages[i])
-                if segments is not None:
-                    found[i] = segments
+        for i, grids in find_grids(path, list(upright)).items():
+            segments = _pdfium_segments(upright[i], grids)
+            if segments is not None:
+                found[i] = segments
+        if rest:
+            with pdfplumber.open(path, password="") as pdf:
+                for i in rest:
+                    segments = _plumber_segments(pdf.pages[i])
+                    if segments is not None:
+                        found[i] = segments
     except Exception as exc:  # pdfminer failures: keep pypdf's text for these pages
-        warnings.append(f"table detection failed ({_one_line(exc)})")
-        log.warning("%s: table detection failed: %s", path.name, _one_line(exc))
+        warnings.append(f"table detection failed ({one_line(exc)})")
+        log.warning("%s: table detection failed: %s", path.name, one_line(exc))
     return found
+
+
+def _upright_pages(pdoc: Any, pages: list[int]) -> dict[int, Any]:
+    """The PDFium pages of ``pages`` that load and are not turned by /Rotate 90 or 270."""
+    out = {}
+    for i in pages if pdoc is not None else []:
+        page = _pdfium_page(pdoc, i)
+        if page is not None and not page.get_rotation() % 180:
+            out[i] = page
+    return out
+
+
+def _pdfium_segments(page: Any, grids: list[Grid]) -> list[Segment] | None:
+    """Text and markdown tables of one PDFium page with the table ``grids`` found on it, top to
+    bottom (the text of each band between tables read across the page); None when no grid holds a
+    table."""
+    height = page.get_height()
+    chars = page_chars(page)
+    tables = [(g.bbox, rows) for g in grids if (rows := table_rows(chars, g))]
+    if not tables:
+        return None
+    tables.sort(key=lambda item: item[0][1])
+    boxes = [bbox for bbox, _ in tables]
+    out: list[Segment] = []
+    top = 0.0
+    for bbox, rows in tables:
+        out.append(Segment("text", band_text(chars, top, bbox[1], boxes), (top, bbox[1])))
+        out.append(Segment("table", to_markdown(rows)))
+        top = max(top, bbox[3])
+    out.append(Segment("text", band_text(chars, top, height, boxes), (top, height)))
+    return out
 
 
 def _plumber_segments(page: Any) -> list[Segment] | None:
@@ -279,12 +299,22 @@ def _crop_text(page: Any, top: float, bottom: float) -> str:
     return str(region.extract_text() or "")
 
 
+def _header_lines(pages: list[str], ratio: float) -> Repeats:
+    """The repeated header/footer lines of ``pages`` (:func:`repeated_lines`), or none when they are
+    all the text there is (a PDF of identical pages, or pages of "Form 3 of 9" lines only: dropping
+    them would leave the file without text)."""
+    keys = repeated_lines(pages, ratio)
+    if keys and not any(drop_lines(page, keys).strip() for page in pages):
+        return Repeats()
+    return keys
+
+
 def _to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings) -> list[Block]:
     """Normalise text segments (NFKC, repeated header/footer lines, hyphenation), cut them at heading
     lines into sections (:class:`SectionTracker`) and split large tables into parts of at most
     ``table_max_tokens`` cl100k tokens that repeat the header."""
     texts = [[nfkc(s.text) if s.kind == "text" else s.text for s in page] for page in pages]
-    keys = repeated_lines(["\n".join(t) for t in texts], settings.repeated_line_ratio)
+    keys = _header_lines(["\n".join(t) for t in texts], settings.repeated_line_ratio)
     keep = hyphenated_words("\n".join("\n".join(t) for t in texts))
     sections = SectionTracker()
     blocks: list[Block] = []

@@ -8,6 +8,7 @@ and reading a page's text rectangles costs a few milliseconds.
 from __future__ import annotations
 
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,10 @@ log = logging.getLogger(__name__)
 
 MIN_IMAGE_AREA = 0.05
 """Share of the page an image must cover to be a candidate for OCR (logos and icons are smaller)."""
+MAX_RENDER_PIXELS = 64_000_000
+"""Pixels a page rendered for OCR may have: an A0 sheet at 200 dpi (62 M); a 200-inch page (PDF's
+largest, 14,400 pt) is rendered at a lower resolution instead of 1.6 G pixels that exceed the
+worker's memory limit. OCR needs ~20 px letters, which a page that large still gets."""
 
 
 def open_document(path: Path) -> Any | None:
@@ -30,6 +35,21 @@ def open_document(path: Path) -> Any | None:
     except Exception as exc:  # PdfiumError and friends: geometry is an improvement, never required
         log.warning("%s: PDFium cannot open the file (%s); no OCR or column detection", path.name, exc)
         return None
+
+
+def save_copy(path: Path, dest: Path) -> bool:
+    """Write PDFium's copy of the PDF ``path`` to ``dest`` (objects PDFium could read, a new
+    cross-reference table); False when PDFium cannot open or save it."""
+    try:
+        pdoc = pdfium.PdfDocument(str(path), password="")
+        try:
+            pdoc.save(str(dest))
+        finally:
+            pdoc.close()
+    except Exception as exc:  # PdfiumError and friends: the caller keeps pypdf's error
+        log.debug("%s: PDFium cannot repair it (%s)", path.name, exc)
+        return False
+    return True
 
 
 def text_boxes(page: Any, textpage: Any) -> list[Box]:
@@ -80,11 +100,14 @@ def image_boxes(page: Any) -> list[Box]:
 
 
 def render(page: Any, dpi: int, region: Box | None = None) -> Image.Image:
-    """The page (or ``region`` of it, top-down points) as a grayscale PIL image at ``dpi``."""
+    """The page (or ``region`` of it, top-down points) as a grayscale PIL image at ``dpi``, or at
+    the lower resolution that keeps it within :data:`MAX_RENDER_PIXELS`."""
+    width, height = page.get_size()
     crop = (0.0, 0.0, 0.0, 0.0)
     if region is not None:
-        width, height = page.get_size()
         crop = (max(region.x0, 0.0), max(height - region.bottom, 0.0),
                 max(width - region.x1, 0.0), max(region.top, 0.0))
-    image: Image.Image = page.render(scale=dpi / 72, grayscale=True, crop=crop).to_pil()
+    area = max(width - crop[0] - crop[2], 1.0) * max(height - crop[1] - crop[3], 1.0)  # points²
+    scale = min(dpi / 72, math.sqrt(MAX_RENDER_PIXELS / area))
+    image: Image.Image = page.render(scale=scale, grayscale=True, crop=crop).to_pil()
     return image

@@ -55,16 +55,18 @@ def pdfium_page_text(page: Any) -> tuple[str, list[Fragment]] | None:
 
 def spaced_text(textpage: Any, raw: str) -> tuple[str, list[float]]:
     """``raw`` (PDFium's text of ``textpage``) with a space put wherever two characters of a line
-    sit more than :data:`WORD_GAP` em apart with none between them (PDFium misses gaps made by
-    ``TJ`` offsets in tightly set text: "Renewalmeans the terms"), and the effective font size
-    (points) of each character of the result.
+    sit more than :data:`WORD_GAP` em further apart than the line's letters do (:func:`_line_floors`)
+    with none between them (PDFium misses gaps made by ``TJ`` offsets in tightly set text:
+    "Renewalmeans the terms"), and the effective font size (points) of each character of the result.
 
     The size is read at the first character of each word and carried through it (PDFium calls per
     word, not per character): ``FPDFText_GetFontSize`` × the scale of the character's matrix
     (``FPDFText_GetMatrix``; PDFs that set ``Tf 1`` and scale with the text matrix would otherwise
     all read as 1 pt). Gaps are between loose character boxes (``FPDFText_GetLooseCharBox``:
     advance widths, so letters of one word touch)."""
-    matrix, box = pdfium_c.FS_MATRIX(), pdfium_c.FS_RECTF()
+    matrix = pdfium_c.FS_MATRIX()
+    boxes = _char_boxes(textpage, raw)
+    floors = _line_floors(raw, boxes)
     out: list[str] = []
     sizes: list[float] = []
     size, prev_right = 0.0, None
@@ -76,14 +78,43 @@ def spaced_text(textpage: Any, raw: str) -> tuple[str, list[float]]:
             continue
         if prev_right is None:
             size = _size(textpage, i, matrix)
-        if pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(box)):
-            if prev_right is not None and box.left - prev_right > WORD_GAP * size:
+        box = boxes[i]
+        if box is not None:
+            if prev_right is not None and box[0] - prev_right - floors[i] > WORD_GAP * size:
                 out.append(" ")
                 sizes.append(size)
-            prev_right = box.right
+            prev_right = box[1]
         out.append(ch)
         sizes.append(size)
     return "".join(out), sizes
+
+
+def _char_boxes(textpage: Any, raw: str) -> list[tuple[float, float] | None]:
+    """(left, right) of each character's loose box in points; None for spaces and boxless ones."""
+    box = pdfium_c.FS_RECTF()
+    out: list[tuple[float, float] | None] = []
+    for i, ch in enumerate(raw):
+        ok = not ch.isspace() and pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(box))
+        out.append((box.left, box.right) if ok else None)
+    return out
+
+
+def _line_floors(raw: str, boxes: list[tuple[float, float] | None]) -> list[float]:
+    """Per character, the smallest gap (points, ≥ 0) between adjacent characters of its line that
+    PDFium joins: 0 in ordinary text, the letter spacing (``Tc``) in a letter-spaced line, whose
+    letters would otherwise each read as a word ("E m p l o y e e")."""
+    floors = [0.0] * len(raw)
+    start, low, prev = 0, math.inf, None
+    for i, ch in enumerate(raw + "\n"):
+        if ch in "\r\n":
+            floors[start:i] = [max(0.0, low if low < math.inf else 0.0)] * (i - start)
+            start, low, prev = i + 1, math.inf, None
+            continue
+        box = boxes[i] if not ch.isspace() and ch not in "\x02\ufffe" else None
+        if box is not None and prev is not None:
+            low = min(low, box[0] - prev)
+        prev = box[1] if box is not None else None
+    return floors
 
 
 def _size(textpage: Any, index: int, matrix: Any) -> float:

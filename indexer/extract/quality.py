@@ -14,7 +14,8 @@ by a person ("garbage text: 62% of characters are (cid:N) glyph codes"):
    :data:`MIN_WORDS` letter words are present, ≥ :data:`MAX_VOWELLESS_SHARE` have no vowel, and fewer
    than :data:`MIN_FUNCTION_WORD_SHARE` are common English/German function words. On the corpus's
    848 text pages the vowel-less share stays below 0.18 (index pages with only 2% common words have
-   no vowel-less words at all).
+   no vowel-less words at all). Only words in Latin letters count: Arabic, Hebrew, Cyrillic or CJK
+   words have none of these vowels, and such a page is a real text layer, not a shifted font.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ MIN_FUNCTION_WORD_SHARE = 0.03
 
 _CID = re.compile(r"\(cid:\d+\)")
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_LATIN_WORD = re.compile(r"[a-zA-Z\u00c0-\u024f]+")
 _VOWELS = frozenset("aeiouyäöüàâáéèêëíìîïóòôúùû")
 _FUNCTION_WORDS_EN = ("the of and to in a is for or be by on with as at any are this that not from an shall "
                       "will if all such under which may per has have it its we you your our no")
@@ -77,7 +79,7 @@ def _unmapped(char: str) -> bool:
 
 
 def _word_shape(text: str) -> TextVerdict:
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in _WORD.findall(text) if _LATIN_WORD.fullmatch(w)]
     if len(words) < MIN_WORDS:
         return TextVerdict(True)
     vowelless = sum(1 for w in words if not _VOWELS.intersection(w)) / len(words)
