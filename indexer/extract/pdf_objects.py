@@ -20,14 +20,15 @@ from core.errors import ExtractionError
 from indexer.extract.headings import emphasised_lines
 from indexer.extract.normalize import nfkc
 
-__all__ = ["TABULAR_MIN_RULES", "content", "count_rules", "has_image_xobject", "one_line", "open_pdf",
-           "pypdf_page_text", "shows_text", "wants_tables"]
+__all__ = ["TABULAR_MIN_RULES", "TEXT_OBJECT", "content", "count_rules", "has_image_xobject", "one_line",
+           "open_pdf", "pypdf_page_text", "shows_text", "wants_tables"]
 
 TABULAR_MIN_RULES = 8
 """Painted rectangles + stroked lines on a page from which it is worth running pdfplumber (tuned on
 the corpus: table pages have 23–636, prose pages 0–3)."""
 
-_TEXT_OBJECT = re.compile(rb"\bBT\b.*?\bET\b", re.S)
+TEXT_OBJECT = re.compile(rb"\bBT\b.*?\bET\b", re.S)
+"""A text object of a content stream (PDF 32000-1:2008 §9.4); text objects cannot nest or hold paths."""
 _PAINTED_RULE = re.compile(rb"\s(?:re|l)\s+(?:h\s+)?(?:f\*?|F|S|s|B\*?|b\*?)(?=\s|$)")
 
 
@@ -107,13 +108,13 @@ def count_rules(page: pypdf.PageObject) -> int:
     data = content(page)
     if data is None:  # unreadable stream: let pdfplumber decide
         return TABULAR_MIN_RULES
-    return len(_PAINTED_RULE.findall(_TEXT_OBJECT.sub(b" ", data)))
+    return len(_PAINTED_RULE.findall(TEXT_OBJECT.sub(b" ", data)))
 
 
 def shows_text(page: pypdf.PageObject) -> bool:
     """The page's content stream holds a text object (``BT … ET``); form XObjects are not followed."""
     data = content(page)
-    return data is not None and _TEXT_OBJECT.search(data) is not None
+    return data is not None and TEXT_OBJECT.search(data) is not None
 
 
 def content(page: pypdf.PageObject) -> bytes | None:

@@ -14,7 +14,6 @@ pdfplumber path (:mod:`indexer.extract.pdf`): PDFium's text order runs against t
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import re
 from collections.abc import Callable
@@ -23,16 +22,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import pypdfium2.raw as pdfium_c
-
+from indexer.extract.pdf_objects import TEXT_OBJECT
 from indexer.extract.pdfium_page import clean_pdfium_text
-from indexer.extract.pdfium_text import spaced_text
+from indexer.extract.pdfium_text import char_boxes, spaced_text
 from indexer.extract.tables import clean_rows, merge_continuations
 
 log = logging.getLogger(__name__)
 
-TEXT_OBJECT = re.compile(rb"\bBT\b.*?\bET\b", re.S)
-"""A text object of a content stream (PDF 32000-1:2008 §9.4); text objects cannot nest or hold paths."""
 RECT_CLIP = re.compile(rb"\bq\s+(?:(?:[-+]?[\d.]+\s+){4}re\s+)+W\*?\s+n\b")
 """A rectangle clip right after ``q`` (``q x y w h re W n``): paints nothing (§8.5.4), and pdfminer does
 not clip, so dropping it (keeping the ``q``) leaves the same paths; 40 % of the tokens left on the
@@ -109,15 +105,13 @@ def page_chars(page: Any) -> PageChars:
     textpage = page.get_textpage()
     try:
         raw = textpage.get_text_range()
-        spaced, _ = spaced_text(textpage.raw, raw)
-        box = pdfium_c.FS_RECTF()
-        raw_boxes: list[BBox | None] = []
-        for i, ch in enumerate(raw):
-            ok = not ch.isspace() and ch not in "\x02\ufffe" \
-                and pdfium_c.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(box))
-            raw_boxes.append((box.left, height - box.top, box.right, height - box.bottom) if ok else None)
+        loose = char_boxes(textpage.raw, raw)
+        spaced, _ = spaced_text(textpage.raw, raw, loose)
     finally:
         textpage.close()
+    raw_boxes: list[BBox | None] = [(b[0], height - b[3], b[2], height - b[1])
+                                    if b is not None and ch not in "\x02\ufffe" else None
+                                    for ch, b in zip(raw, loose, strict=True)]
     boxes: list[BBox | None] = []
     i = 0
     for ch in spaced:  # spaced_text only inserts spaces, each before a non-space character

@@ -29,6 +29,8 @@ from indexer.extract.pdfium_page import clean_pdfium_text
 
 log = logging.getLogger(__name__)
 
+CharBox = tuple[float, float, float, float]
+"""(left, bottom, right, top) of a character's loose box, in points, PDFium page space (y up)."""
 WORD_GAP = 0.08
 """Horizontal gap between two characters, in em of their font size, read as a word space (tightly
 set corpus text: 0.12 em between words, ≤ 0.04 em between letters of a word)."""
@@ -53,7 +55,8 @@ def pdfium_page_text(page: Any) -> tuple[str, list[Fragment]] | None:
     return clean_pdfium_text(raw), size_runs(raw, sizes)
 
 
-def spaced_text(textpage: Any, raw: str) -> tuple[str, list[float]]:
+def spaced_text(textpage: Any, raw: str,
+                boxes: list[CharBox | None] | None = None) -> tuple[str, list[float]]:
     """``raw`` (PDFium's text of ``textpage``) with a space put wherever two characters of a line
     sit more than :data:`WORD_GAP` em further apart than the line's letters do (:func:`_line_floors`)
     with none between them (PDFium misses gaps made by ``TJ`` offsets in tightly set text:
@@ -63,9 +66,10 @@ def spaced_text(textpage: Any, raw: str) -> tuple[str, list[float]]:
     word, not per character): ``FPDFText_GetFontSize`` × the scale of the character's matrix
     (``FPDFText_GetMatrix``; PDFs that set ``Tf 1`` and scale with the text matrix would otherwise
     all read as 1 pt). Gaps are between loose character boxes (``FPDFText_GetLooseCharBox``:
-    advance widths, so letters of one word touch)."""
+    advance widths, so letters of one word touch); ``boxes``: those of :func:`char_boxes`, when the
+    caller already has them."""
     matrix = pdfium_c.FS_MATRIX()
-    boxes = _char_boxes(textpage, raw)
+    boxes = char_boxes(textpage, raw) if boxes is None else boxes
     floors = _line_floors(raw, boxes)
     out: list[str] = []
     sizes: list[float] = []
@@ -83,23 +87,23 @@ def spaced_text(textpage: Any, raw: str) -> tuple[str, list[float]]:
             if prev_right is not None and box[0] - prev_right - floors[i] > WORD_GAP * size:
                 out.append(" ")
                 sizes.append(size)
-            prev_right = box[1]
+            prev_right = box[2]
         out.append(ch)
         sizes.append(size)
     return "".join(out), sizes
 
 
-def _char_boxes(textpage: Any, raw: str) -> list[tuple[float, float] | None]:
-    """(left, right) of each character's loose box in points; None for spaces and boxless ones."""
+def char_boxes(textpage: Any, raw: str) -> list[CharBox | None]:
+    """Each character's loose box (:data:`CharBox`); None for spaces and boxless ones."""
     box = pdfium_c.FS_RECTF()
-    out: list[tuple[float, float] | None] = []
+    out: list[CharBox | None] = []
     for i, ch in enumerate(raw):
         ok = not ch.isspace() and pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(box))
-        out.append((box.left, box.right) if ok else None)
+        out.append((box.left, box.bottom, box.right, box.top) if ok else None)
     return out
 
 
-def _line_floors(raw: str, boxes: list[tuple[float, float] | None]) -> list[float]:
+def _line_floors(raw: str, boxes: list[CharBox | None]) -> list[float]:
     """Per character, the smallest gap (points, ≥ 0) between adjacent characters of its line that
     PDFium joins: 0 in ordinary text, the letter spacing (``Tc``) in a letter-spaced line, whose
     letters would otherwise each read as a word ("E m p l o y e e")."""
@@ -113,7 +117,7 @@ def _line_floors(raw: str, boxes: list[tuple[float, float] | None]) -> list[floa
         box = boxes[i] if not ch.isspace() and ch not in "\x02\ufffe" else None
         if box is not None and prev is not None:
             low = min(low, box[0] - prev)
-        prev = box[1] if box is not None else None
+        prev = box[2] if box is not None else None
     return floors
 
 
