@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from core.config import EmbeddingSettings
+from core.cpu_share import CpuShare
 from core.errors import ModelLoadError
 
 log = logging.getLogger(__name__)
@@ -62,11 +63,17 @@ def resolve_model_path(name: str) -> str:
 class SentenceTransformerEmbedder:
     """sentence-transformers model on CPU; bfloat16 optional (~3× faster here with AMX, cos ≥ 0.999).
 
+    Args:
+        settings: ``embedding`` settings.
+        share: when given, texts are embedded batch by batch and each batch uses
+            ``share.threads(default)`` PyTorch threads (one fewer while an extraction runs beside
+            it; :mod:`core.cpu_share`).
+
     Raises:
         ModelLoadError: the model cannot be loaded from the name or path in ``embedding.model``.
     """
 
-    def __init__(self, settings: EmbeddingSettings) -> None:
+    def __init__(self, settings: EmbeddingSettings, share: CpuShare | None = None) -> None:
         t0 = time.perf_counter()
         try:
             import torch
@@ -84,30 +91,85 @@ class SentenceTransformerEmbedder:
                 "'all-MiniLM-L6-v2' (bundled)"
             ) from None
         self._settings = settings
+        self._share = share
+        self._threads = self._default_threads = torch.get_num_threads()
         self.model_id = settings.model
         dim = getattr(self._model, "get_embedding_dimension", None) or \
             self._model.get_sentence_embedding_dimension  # renamed in sentence-transformers 6
         self.dimension = int(dim() or 0)
         self.max_tokens = int(self._model.max_seq_length or 256) - 2  # [CLS] and [SEP]
+        self._counter = _private_tokenizer(self._model.tokenizer)
+        self.additive_tokens = _is_wordpiece(self._counter)
         log.info("embedder loaded model=%s dim=%d in %.1fs", self.model_id, self.dimension,
                  time.perf_counter() - t0)
 
     def count_tokens(self, text: str) -> int:
-        """Word pieces of ``text`` (no special tokens)."""
+        """Word pieces of ``text`` (no special tokens). Counted with a private copy of the model's
+        fast tokenizer (no truncation, no padding), so counting is cheap (no transformers wrapper:
+        ~2x fewer seconds when chunking the corpus) and safe beside :meth:`embed` on another thread
+        (the model's own tokenizer changes its truncation state on every ``encode``)."""
+        if self._counter is not None:
+            return len(self._counter.encode(text, add_special_tokens=False).ids)
         return len(self._model.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Batched, L2-normalised when ``embedding.normalize``; shape (n, dimension), float32."""
+        """Batched, L2-normalised when ``embedding.normalize``; shape (n, dimension), float32.
+
+        With a :class:`~core.cpu_share.CpuShare`, the texts are sorted longest first and cut into
+        batches of ``embedding.batch_size`` exactly as sentence-transformers does inside ``encode``
+        (so each batch pads to the same length), and the thread count is set before each batch."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vecs = self._model.encode(
-            list(texts), batch_size=self._settings.batch_size,
-            normalize_embeddings=self._settings.normalize, convert_to_numpy=True,
-        )
+        if self._share is None:
+            return self._encode(list(texts))
+        order = np.argsort([-len(t) for t in texts])  # sentence-transformers' own order
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        size = self._settings.batch_size
+        for start in range(0, len(texts), size):
+            idx = order[start:start + size]
+            self._set_threads(self._share.threads(self._default_threads))
+            out[idx] = self._encode([texts[i] for i in idx])
+        return out
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        vecs = self._model.encode(texts, batch_size=self._settings.batch_size,
+                                  normalize_embeddings=self._settings.normalize, convert_to_numpy=True)
         return np.asarray(vecs, dtype=np.float32)
+
+    def _set_threads(self, n: int) -> None:
+        if n != self._threads:
+            import torch
+
+            torch.set_num_threads(n)
+            self._threads = n
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _private_tokenizer(tokenizer: Any) -> Any | None:
+    """An independent copy of a transformers fast tokenizer's backend (``tokenizers.Tokenizer``)
+    with truncation and padding off; None for a slow (pure Python) tokenizer."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is None:
+        return None
+    from tokenizers import Tokenizer
+
+    copy = Tokenizer.from_str(backend.to_str())
+    copy.no_truncation()
+    copy.no_padding()
+    return copy
+
+
+def _is_wordpiece(tokenizer: Any | None) -> bool:
+    """Whether ``tokenizer`` (``tokenizers.Tokenizer``) is BERT's: WordPiece after the BERT
+    pre-tokenizer (split at whitespace and punctuation), whose counts add up over whitespace joins."""
+    if tokenizer is None:
+        return False
+    from tokenizers import models, pre_tokenizers
+
+    return isinstance(tokenizer.model, models.WordPiece) and \
+        isinstance(tokenizer.pre_tokenizer, pre_tokenizers.BertPreTokenizer)
 
 
 class FakeEmbedder:
@@ -142,11 +204,12 @@ class FakeEmbedder:
         return out
 
 
-def make_embedder(settings: EmbeddingSettings) -> Embedder:
-    """Build the embedder named by ``embedding.provider`` (imports sentence-transformers lazily)."""
+def make_embedder(settings: EmbeddingSettings, share: CpuShare | None = None) -> Embedder:
+    """Build the embedder named by ``embedding.provider`` (imports sentence-transformers lazily);
+    ``share``: see :class:`SentenceTransformerEmbedder`."""
     if settings.provider == "fake":
         return FakeEmbedder(model_id=f"fake:{settings.model}")
-    return SentenceTransformerEmbedder(settings)
+    return SentenceTransformerEmbedder(settings, share)
 
 
 def model_dir(path: str) -> Path | None:

@@ -54,14 +54,18 @@ class Chunker:
         settings: ``max_tokens`` and ``overlap_tokens`` (cl100k tokens) and the tiktoken encoding.
         count_model_tokens: tokens of a text in the embedding model's tokenizer (no special tokens).
         model_max_tokens: the model's limit in its own tokens; no chunk exceeds it.
+        additive: the model's token counts add up exactly over texts joined by whitespace (BERT's
+            WordPiece: its pre-tokenizer splits at whitespace and punctuation before any word piece
+            is formed), so a chunk's count is the sum of its units' and is not counted again.
     """
 
     def __init__(self, settings: ChunkingSettings, count_model_tokens: TokenCounter,
-                 model_max_tokens: int) -> None:
+                 model_max_tokens: int, additive: bool = False) -> None:
         self.settings = settings
         self._enc = get_encoding(settings.tokenizer)
         self._model_count = count_model_tokens
         self.model_max = model_max_tokens
+        self.additive = additive
 
     def count(self, text: str) -> int:
         """cl100k tokens of ``text``."""
@@ -92,10 +96,12 @@ class Chunker:
     def _fitted(self, block: Block, pieces: list[str], first_sep: str) -> list[Unit]:
         out: list[Unit] = []
         for piece in (p.strip() for p in pieces):
-            for part in ([piece] if self.fits(piece) else self.split_long(piece)):
+            sizes = [(piece, self.count(piece), self._model_count(piece))]
+            if sizes[0][1] > self.settings.max_tokens or sizes[0][2] > self.model_max:
+                sizes = [(part, self.count(part), self._model_count(part)) for part in self.split_long(piece)]
+            for part, cl, mt in sizes:
                 sep = first_sep if not out or block.kind != "text" else " "
-                out.append(Unit(part, block.page, block.section, block.kind, sep,
-                                self.count(part), self._model_count(part)))
+                out.append(Unit(part, block.page, block.section, block.kind, sep, cl, mt))
         return out
 
     def split_long(self, text: str) -> list[str]:
@@ -195,6 +201,8 @@ class Chunker:
 
     def _enforce(self, group: list[Unit]) -> list[list[Unit]]:
         """Split ``group`` until its joined text is within the model limit (exact count)."""
+        if self.additive and sum(u.mt for u in group) <= self.model_max:
+            return [group]
         if len(group) == 1 or self._model_count(join_units(group)) <= self.model_max:
             return [group]
         mid = len(group) // 2

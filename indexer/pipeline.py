@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Literal
 
 from core.config import Settings
+from core.cpu_share import CpuShare
 from core.embedder import Embedder
 from core.fingerprint import config_fingerprint, embedding_fingerprint
 from core.store import DocumentRecord, Store
+from core.types import ExtractedDocument
 from indexer import shadow
 from indexer.chunker import Chunker
 from indexer.embed_cache import EmbeddingCache, embedding_key
@@ -66,10 +68,14 @@ class Indexer:
         isolate: extract in an :class:`~indexer.worker.ExtractionWorker` owned by this Indexer (one
             spawned process, started on the first file, reused across files, killed and replaced on
             its time or memory limit); call :meth:`close` to stop it. The composition root sets it.
+        share: marked busy while a file is extracted, so an embedder built with the same
+            :class:`~core.cpu_share.CpuShare` leaves the extraction a core (the composition root
+            passes one to both).
     """
 
     def __init__(self, settings: Settings, store: Store, embedder_factory: Callable[[], Embedder],
-                 extract: ExtractFn | None = None, *, isolate: bool = False) -> None:
+                 extract: ExtractFn | None = None, *, isolate: bool = False,
+                 share: CpuShare | None = None) -> None:
         self.settings = settings
         self.store = store
         self.root = settings.policies.root
@@ -81,7 +87,8 @@ class Indexer:
         if extract is None and isolate:
             self._worker = ExtractionWorker(extract_file, settings)
             extract = self._worker.extract
-        self._runner = FileRunner(extract or (lambda path, root: extract_file(path, root, settings)),
+        extract = extract or (lambda path, root: extract_file(path, root, settings))
+        self._runner = FileRunner(extract if share is None else _marking(extract, share),
                                   self.fingerprint, self.chunker, self.embedder, self.embedding_key,
                                   EmbeddingCache(store.db))
         self._embedder: Embedder | None = None
@@ -285,8 +292,17 @@ class Indexer:
         """The chunker, bound to the embedder's tokenizer and limit (builds the embedder)."""
         if self._chunker is None:
             emb = self.embedder()
-            self._chunker = Chunker(self.settings.chunking, emb.count_tokens, emb.max_tokens)
+            self._chunker = Chunker(self.settings.chunking, emb.count_tokens, emb.max_tokens,
+                                    additive=getattr(emb, "additive_tokens", False))
         return self._chunker
+
+
+def _marking(extract: ExtractFn, share: CpuShare) -> ExtractFn:
+    """``extract`` with ``share`` marked busy while it runs."""
+    def marked(path: Path, root: Path) -> ExtractedDocument:
+        with share.busy():
+            return extract(path, root)
+    return marked
 
 
 def _outcome(summary: IndexSummary) -> Outcome:

@@ -26,10 +26,12 @@ Write = Callable[[], None]
 """The store writes (and summary counts) of one file, run on the writer thread."""
 Progress = Callable[[str, int, int], None]
 """progress(relative path, files done, files total); called before each file is chunked and embedded."""
-LOOKAHEAD = 4
+LOOKAHEAD = 8
 """Files queued for extraction ahead of the one being embedded. With one file of lookahead the worker
-sat idle while small files embedded and the embedder then waited for the next big PDF (bench/indexing.py
-(a)); extracted documents are small (text), so a few in memory cost little."""
+sat idle while small files embedded and the embedder then waited for the next big PDF; with four, a
+few broken files (which fail in milliseconds) after a 400-page PDF left the worker idle during its
+30 s of embedding and the embedder waiting for the next OCR file after it (bench/indexing.py (a)).
+Extracted documents are text (a few MB at most), so a few in memory cost little."""
 
 
 class FileRunner:
@@ -67,12 +69,14 @@ class FileRunner:
             for i, job in enumerate(jobs):
                 if progress is not None:
                     progress(job.rel, done + i, total)
+                t0 = time.perf_counter()
                 result = pending.popleft().result()
+                waited = time.perf_counter() - t0
                 if i + LOOKAHEAD < len(jobs):
                     pending.append(pool.submit(extract_job, jobs[i + LOOKAHEAD], root, self._extract))
                 if result is not None and not job.path.is_file():
                     result = None  # deleted while it waited its turn
-                write = self._prepare(target, job, result, summary)
+                write = self._prepare(target, job, result, summary, waited)
                 if written is not None:
                     written.result()
                 written = writer.submit(write)
@@ -84,9 +88,11 @@ class FileRunner:
         if progress is not None:
             progress("", total, total)
 
-    def _prepare(self, target: Store, job: Job, result: Extracted, summary: IndexSummary) -> Write:
+    def _prepare(self, target: Store, job: Job, result: Extracted, summary: IndexSummary,
+                 waited: float) -> Write:
         """Chunk and embed ``result`` (on this thread); returns the file's writes: its chunks and
-        documents row, its failure row, or the removal of a vanished file's rows."""
+        documents row, its failure row, or the removal of a vanished file's rows. ``waited``: seconds
+        this thread waited for the extraction (logged)."""
         t0 = time.perf_counter()
         base = base_record(job, self.fingerprint, time.time())
         if result is None:  # vanished while queued
@@ -103,9 +109,12 @@ class FileRunner:
             log.exception("chunking %s failed", job.rel)
             reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
             return lambda: record_failure(target, job, base, reason, summary)
+        t1 = time.perf_counter()
         emb = self._cache.embed(chunks, self._embedder(), self._key())
+        t2 = time.perf_counter()
 
         def write() -> None:
+            w0 = time.perf_counter()
             target.replace_chunks(job.rel, chunks, emb.vectors)
             target.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=result.pages))
             summary.indexed += 1
@@ -114,8 +123,10 @@ class FileRunner:
             summary.chunks_reused += emb.reused
             if job.rec is not None:
                 summary.invalidated.append(job.rel)
-            log.info("indexed %s pages=%d chunks=%d embedded=%d in %.2fs", job.rel, result.pages,
-                     len(chunks), emb.embedded, time.perf_counter() - t0)
+            log.info("indexed %s pages=%d chunks=%d embedded=%d in %.2fs (waited for extraction "
+                     "%.2fs, chunking %.2fs, embedding %.2fs, writing %.2fs)", job.rel, result.pages,
+                     len(chunks), emb.embedded, time.perf_counter() - t0, waited, t1 - t0, t2 - t1,
+                     time.perf_counter() - w0)
         return write
 
     @staticmethod

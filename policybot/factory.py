@@ -17,6 +17,7 @@ import numpy as np
 from core.answer.extractive import ExtractiveAnswerer
 from core.answering import PolicyAnswerService
 from core.config import EmbeddingSettings, Secrets, Settings
+from core.cpu_share import CpuShare
 from core.embedder import Embedder, make_embedder
 from core.errors import StoreError
 from core.fingerprint import embedding_fingerprint
@@ -37,15 +38,16 @@ log = logging.getLogger(__name__)
 class LazyEmbedder:
     """An :class:`~core.embedder.Embedder` that builds the real one on first use (then keeps it)."""
 
-    def __init__(self, settings: EmbeddingSettings) -> None:
+    def __init__(self, settings: EmbeddingSettings, share: CpuShare | None = None) -> None:
         self._settings = settings
+        self._share = share
         self._real: Embedder | None = None
         self.model_id = settings.model
 
     def load(self) -> Embedder:
         """The real embedder (built on the first call). Raises ModelLoadError."""
         if self._real is None:
-            self._real = make_embedder(self._settings)
+            self._real = make_embedder(self._settings, self._share)
         return self._real
 
     @property
@@ -90,7 +92,8 @@ class App:
     def __init__(self, settings: Settings, secrets: Secrets | None = None) -> None:
         self.settings = settings
         self.secrets = secrets or Secrets.from_env()
-        self.embedder = LazyEmbedder(settings.embedding)
+        self.cpu_share = CpuShare()  # extraction beside the embedder: see core.cpu_share
+        self.embedder = LazyEmbedder(settings.embedding, self.cpu_share)
 
     @cached_property
     def store(self) -> Store:
@@ -106,7 +109,8 @@ class App:
         """The indexer; extraction runs in its isolated worker process (time and memory limits)."""
         from indexer.pipeline import Indexer
 
-        indexer = Indexer(self.settings, self.store, self.embedder_factory, isolate=True)
+        indexer = Indexer(self.settings, self.store, self.embedder_factory, isolate=True,
+                          share=self.cpu_share)
         indexer.subscribe_invalidated(self.invalidate_cached_answers)
         return indexer
 

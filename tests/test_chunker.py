@@ -130,3 +130,16 @@ def test_large_table_is_split_with_header_repeated() -> None:
     assert len(chunks) > 1
     assert all(c.text.startswith("| Item | Limit |\n| --- | --- |\n| item") for c in chunks)
     assert all(words(c.text) <= 254 for c in chunks)
+
+
+@pytest.mark.parametrize("rel", ["nonenglish/CSS_Reiseversicherung_AVB_2016_de.pdf",
+                                 "insurance/ICIHLIP22012V012223.pdf"])
+def test_additive_counting_gives_the_same_chunks_within_the_limit(
+        rel: str, minilm_count: Callable[[str], int]) -> None:
+    """MiniLM's WordPiece counts add up over whitespace joins, so skipping the per-chunk re-count
+    changes nothing: same chunks, each within the model limit by an exact count."""
+    doc = extracted(rel)
+    exact = Chunker(ChunkingSettings(), minilm_count, MINILM_MAX).chunk(doc)
+    summed = Chunker(ChunkingSettings(), minilm_count, MINILM_MAX, additive=True).chunk(doc)
+    assert [c.text for c in summed] == [c.text for c in exact]
+    assert max(minilm_count(c.text) for c in summed) <= MINILM_MAX

@@ -166,14 +166,28 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
     if page is None:
         text, emphasised = pypdf_page_text(reader, index, notes.warnings)
         return [Segment("text", text, headings=emphasised)]
-    text, emphasised = _fast_page_text(reader, page, index, notes.warnings)
-    images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
-    replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
-    if replaced is not None:
-        return [Segment("text", replaced)]
-    text = column_text(page) or text
+    textpage = _textpage(page, index)  # loaded once for the text and the column layout
+    try:
+        text, emphasised = _fast_page_text(reader, page, index, notes.warnings, textpage)
+        images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
+        replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
+        if replaced is not None:
+            return [Segment("text", replaced)]
+        text = (column_text(page, textpage=textpage) if textpage is not None else None) or text
+    finally:
+        if textpage is not None:
+            textpage.close()
     extra = image_text(page, index + 1, images, ocr, settings, notes)
     return [Segment("text", text, headings=emphasised)] + ([Segment("text", extra)] if extra else [])
+
+
+def _textpage(page: Any, index: int) -> Any | None:
+    """The PDFium text page of ``page``, or None when PDFium cannot load it (pypdf's text is used)."""
+    try:
+        return page.get_textpage()
+    except Exception as exc:  # PdfiumError on an odd page
+        log.debug("page %d: PDFium cannot load its text (%s); using pypdf", index + 1, one_line(exc))
+        return None
 
 
 def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
@@ -190,12 +204,12 @@ def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
     return out
 
 
-def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int,
-                    warnings: list[str]) -> tuple[str, dict[str, int]]:
-    """PDFium's text of one page and its lines set in a larger font; pypdf's on rotated pages or
-    when PDFium cannot read the page's text."""
+def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int, warnings: list[str],
+                    textpage: Any | None) -> tuple[str, dict[str, int]]:
+    """PDFium's text of one page (from its ``textpage``) and its lines set in a larger font; pypdf's
+    on rotated pages or when PDFium cannot read the page's text (``textpage`` None)."""
     try:
-        found = pdfium_page_text(page)
+        found = pdfium_page_text(page, textpage) if textpage is not None else None
     except Exception as exc:  # PdfiumError on an odd page: pypdf may still read it
         log.debug("page %d: PDFium text failed (%s); using pypdf", index + 1, one_line(exc))
         found = None

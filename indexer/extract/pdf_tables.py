@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from indexer.extract.pdf_objects import TEXT_OBJECT
 from indexer.extract.pdfium_page import clean_pdfium_text
@@ -126,7 +126,8 @@ def page_chars(page: Any) -> PageChars:
 def table_rows(chars: PageChars, grid: Grid) -> list[list[str]]:
     """The cleaned rows of ``grid`` (:func:`~indexer.extract.tables.clean_rows`, continuation rows
     folded) with each cell's text read from ``chars``; [] when fewer than 2 rows or columns hold text."""
-    rows = [[region_text(chars, partial(_centre_in, box=cell)) if cell else None for cell in row]
+    x, y = _centres(chars)
+    rows = [[region_text(chars, _centre_in(x, y, cell)) if cell else None for cell in row]
             for row in grid.rows]
     return merge_continuations(clean_rows(rows))
 
@@ -137,25 +138,47 @@ def band_text(chars: PageChars, top: float, bottom: float, tables: list[BBox]) -
     non-strict crop of the page without the tables' characters)."""
     if bottom - top < 1:
         return ""
-    return region_text(chars, lambda b: b[1] < bottom and b[3] > top
-                       and not any(_centre_in(b, t) for t in tables))
+    edges = _box_array(chars)
+    x, y = _centres(chars)
+    inside = (edges[:, 1] < bottom) & (edges[:, 3] > top)
+    for table in tables:
+        inside &= ~_centre_in(x, y, table)
+    return region_text(chars, inside)
 
 
-def _centre_in(b: BBox, box: BBox) -> bool:
-    x, y = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+def _box_array(chars: PageChars) -> np.ndarray:
+    """The characters' boxes as an (n, 4) float64 array (the boxes' own Python floats); NaN rows
+    for characters without a box, so every comparison with them is False."""
+    rows = [b if b is not None else (np.nan,) * 4 for b in chars.boxes]
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 4)
 
 
-def region_text(chars: PageChars, inside: Callable[[BBox], bool]) -> str:
-    """The text of the characters whose box is ``inside`` the region, in PDFium's order, line breaks
-    as ``\\n``; where characters outside were skipped, a line break (if one was skipped) or a space
-    joins the pieces."""
+def _centres(chars: PageChars) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of each character's box centre (NaN for characters without a box)."""
+    boxes = _box_array(chars)
+    return (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+
+
+def _centre_in(x: np.ndarray, y: np.ndarray, box: BBox) -> np.ndarray:
+    """Per character, whether its centre lies in ``box`` (edges included; False without a box)."""
+    return (box[0] <= x) & (x <= box[2]) & (box[1] <= y) & (y <= box[3])
+
+
+def region_text(chars: PageChars, inside: np.ndarray) -> str:
+    """The text of the characters marked ``inside`` (one bool per character of ``chars``; never set
+    for a character without a box), in PDFium's order, line breaks as ``\\n``; where characters
+    outside were skipped, a line break (if one was skipped) or a space joins the pieces. Only the span
+    from the first to the last character inside is walked (a table cell is a small part of its page)."""
+    hits = np.flatnonzero(inside)
+    if not hits.size:
+        return ""
+    lo, hi = int(hits[0]), int(hits[-1]) + 1
     out: list[str] = []
     sep, skipped, broke = "", False, False
-    for ch, b in zip(chars.text, chars.boxes, strict=True):
+    for ch, b, here in zip(chars.text[lo:hi], chars.boxes[lo:hi], inside[lo:hi].tolist(), strict=True):
         if b is None:
             sep += ch
-        elif not inside(b):
+        elif not here:
             broke = broke or "\n" in sep or "\r" in sep
             sep, skipped = "", True
         else:

@@ -62,16 +62,17 @@ def text_boxes(page: Any, textpage: Any) -> list[Box]:
     return boxes
 
 
-def column_text(page: Any, span: tuple[float, float] | None = None) -> str | None:
+def column_text(page: Any, span: tuple[float, float] | None = None,
+                textpage: Any | None = None) -> str | None:
     """The page's text (or that of the band ``span`` = (top, bottom), points from the top) with
     two-column bands read left column first, or ``None`` when there is no two-column band or the
     page is rotated (/Rotate 90/270: pypdf already follows the text direction there, while PDFium's
-    order runs against it)."""
+    order runs against it). ``textpage``: the page's PDFium text page, when the caller has it."""
     if page.get_rotation() % 180:
         return None
     width, height = page.get_size()
     top, bottom = span if span is not None else (0.0, height)
-    textpage = page.get_textpage()
+    textpage = page.get_textpage() if textpage is None else textpage
     boxes = [b for b in text_boxes(page, textpage) if top <= (b.top + b.bottom) / 2 <= bottom]
     regions = reading_regions(boxes, width, height)
     if regions is None:

@@ -38,20 +38,23 @@ Fragment = tuple[str, float]
 """(text of a run of one line in one font size, size in points rounded to 0.1)."""
 
 
-def pdfium_page_text(page: Any) -> tuple[str, list[Fragment]] | None:
+def pdfium_page_text(page: Any, textpage: Any | None = None) -> tuple[str, list[Fragment]] | None:
     """The page's text (line breaks ``\\n``, hyphen markers as ``-\\n``) and its font-size runs, or
-    ``None`` for a rotated page (the caller keeps pypdf's text there).
+    ``None`` for a rotated page (the caller keeps pypdf's text there). ``textpage``: the page's
+    PDFium text page when the caller already loaded it (it stays open), else one is loaded here.
 
     Raises:
         pypdfium2.PdfiumError: PDFium cannot load the page's text (the caller falls back to pypdf).
     """
     if page.get_rotation() % 180:
         return None
-    textpage = page.get_textpage()
+    own = textpage is None
+    textpage = page.get_textpage() if textpage is None else textpage
     try:
         raw, sizes = spaced_text(textpage.raw, textpage.get_text_range())
     finally:
-        textpage.close()
+        if own:
+            textpage.close()
     return clean_pdfium_text(raw), size_runs(raw, sizes)
 
 
@@ -134,12 +137,14 @@ def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
     runs: list[Fragment] = []
     chars: list[str] = []
     size = -1.0
+    last, rounded = math.nan, 0.0
     for ch, s in zip(raw, sizes, strict=False):
         if ch in "\r\n\x02\ufffe":
             _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size)
             chars, size = [], -1.0
             continue
-        rounded = round(s, 1)
+        if s != last:  # sizes come in runs (one per word): round once per run
+            last, rounded = s, round(s, 1)
         if not ch.isspace() and rounded != size:
             if size >= 0:
                 _close(runs, chars, size)
