@@ -66,6 +66,8 @@ class FileRunner:
         pending = deque(pool.submit(extract_job, job, root, self._extract) for job in jobs[:LOOKAHEAD])
         written: Future[None] | None = None
         try:
+            if jobs:
+                self._warm_up()
             for i, job in enumerate(jobs):
                 if progress is not None:
                     progress(job.rel, done + i, total)
@@ -87,6 +89,16 @@ class FileRunner:
             writer.shutdown(wait=True)
         if progress is not None:
             progress("", total, total)
+
+    def _warm_up(self) -> None:
+        """Build the chunker and the embedder (loading the model, ~5 s on a cold start) while the
+        first files are extracted, instead of after the first one. A model that fails to load is
+        left for the first file that needs it to report (its error is the reconcile's)."""
+        try:
+            self._chunker()
+            self._key()
+        except Exception as exc:
+            log.debug("embedder warm-up failed (%s); retried when the first file needs it", exc)
 
     def _prepare(self, target: Store, job: Job, result: Extracted, summary: IndexSummary,
                  waited: float) -> Write:

@@ -77,6 +77,11 @@ class Segment:
     """Lines of this piece set in a larger font, with their heading level."""
 
 
+Plumbed = tuple[list[Segment], Any]
+"""A table page's segments and its PDFium page (None when PDFium cannot load it), kept loaded from
+table detection to the column read of its text bands (a page loads in ~1-12 ms)."""
+
+
 def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
                 ocr: OcrEngine | None = None) -> ExtractedDocument:
     """Extract ``path`` into text and table blocks, one or more per page (``page`` is 1-based).
@@ -155,14 +160,15 @@ def _pdfium_page(pdoc: Any, index: int) -> Any | None:
         return None
 
 
-def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict[int, list[Segment]],
+def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict[int, Plumbed],
                    ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes) -> list[Segment]:
     """One page's segments: pdfplumber's (tables), else PDFium's text (pypdf's without PDFium or on
     rotated pages) after the OCR gate, read by columns when two-column, followed by the OCR of large
     images."""
-    page = _pdfium_page(pdoc, index) if pdoc is not None else None
     if index in plumbed:
-        return _plumbed_in_columns(page, plumbed[index]) if page is not None else plumbed[index]
+        segments, page = plumbed[index]
+        return _plumbed_in_columns(page, segments) if page is not None else segments
+    page = _pdfium_page(pdoc, index) if pdoc is not None else None
     if page is None:
         text, emphasised = pypdf_page_text(reader, index, notes.warnings)
         return [Segment("text", text, headings=emphasised)]
@@ -194,13 +200,20 @@ def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
     """pdfplumber's segments of a table page, with the text between tables read column by column
     when that band of the page is two-column (pdfplumber reads across both columns line by line)."""
     out = []
-    for seg in segments:
-        if seg.kind == "table":
-            listed = column_list_text(seg.text)
-            out.append(Segment("text", listed) if listed else seg)
-            continue
-        text = column_text(page, seg.span) if seg.span and seg.text.strip() else None
-        out.append(Segment("text", text) if text else seg)
+    textpage = None
+    try:
+        for seg in segments:
+            if seg.kind == "table":
+                listed = column_list_text(seg.text)
+                out.append(Segment("text", listed) if listed else seg)
+                continue
+            if seg.span and seg.text.strip() and textpage is None:
+                textpage = page.get_textpage()  # one for all the bands of the page
+            text = column_text(page, seg.span, textpage) if seg.span and seg.text.strip() else None
+            out.append(Segment("text", text) if text else seg)
+    finally:
+        if textpage is not None:
+            textpage.close()
     return out
 
 
@@ -218,27 +231,28 @@ def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int, warnings: li
     return found[0], emphasised_lines(found[1])
 
 
-def _with_tables(path: Path, pages: list[int], pdoc: Any, warnings: list[str]) -> dict[int, list[Segment]]:
-    """Segments of the pages (0-based) in ``pages`` that hold a table: grids found by pdfplumber on
-    the pages' paths, text from PDFium (:mod:`.pdf_tables`); pages PDFium cannot load or reads against
-    the text direction (/Rotate 90/270) through pdfplumber alone."""
+def _with_tables(path: Path, pages: list[int], pdoc: Any, warnings: list[str]) -> dict[int, Plumbed]:
+    """Segments of the pages (0-based) in ``pages`` that hold a table, with the page's PDFium page
+    (None for rotated ones): grids found by pdfplumber on the pages' paths, text from PDFium
+    (:mod:`.pdf_tables`); pages PDFium cannot load or reads against the text direction (/Rotate
+    90/270) through pdfplumber alone."""
     import pdfplumber
 
     logging.getLogger("pdfminer").setLevel(logging.ERROR)  # its notes on odd content are not user output
-    found: dict[int, list[Segment]] = {}
+    found: dict[int, Plumbed] = {}
     upright = _upright_pages(pdoc, pages)
     rest = [i for i in pages if i not in upright]
     try:
         for i, grids in find_grids(path, list(upright)).items():
             segments = _pdfium_segments(upright[i], grids)
             if segments is not None:
-                found[i] = segments
+                found[i] = (segments, upright[i])
         if rest:
             with pdfplumber.open(path, password="") as pdf:
                 for i in rest:
                     segments = _plumber_segments(pdf.pages[i])
                     if segments is not None:
-                        found[i] = segments
+                        found[i] = (segments, _pdfium_page(pdoc, i) if pdoc is not None else None)
     except Exception as exc:  # pdfminer failures: keep pypdf's text for these pages
         warnings.append(f"table detection failed ({one_line(exc)})")
         log.warning("%s: table detection failed: %s", path.name, one_line(exc))
