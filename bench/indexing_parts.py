@@ -56,6 +56,7 @@ class Timed:
     def __init__(self, inner: Embedder) -> None:
         self.inner, self.seconds, self.texts = inner, 0.0, 0
         self.model_id, self.dimension, self.max_tokens = inner.model_id, inner.dimension, inner.max_tokens
+        self.additive_tokens = getattr(inner, "additive_tokens", False)  # as Indexer.chunker reads it
 
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)

@@ -92,7 +92,7 @@ class SentenceTransformerEmbedder:
             ) from None
         self._settings = settings
         self._share = share
-        self._threads = self._default_threads = torch.get_num_threads()
+        self._default_threads = torch.get_num_threads()
         self.model_id = settings.model
         dim = getattr(self._model, "get_embedding_dimension", None) or \
             self._model.get_sentence_embedding_dimension  # renamed in sentence-transformers 6
@@ -136,12 +136,12 @@ class SentenceTransformerEmbedder:
                                   normalize_embeddings=self._settings.normalize, convert_to_numpy=True)
         return np.asarray(vecs, dtype=np.float32)
 
-    def _set_threads(self, n: int) -> None:
-        if n != self._threads:
-            import torch
+    @staticmethod
+    def _set_threads(n: int) -> None:
+        import torch
 
+        if torch.get_num_threads() != n:
             torch.set_num_threads(n)
-            self._threads = n
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)

@@ -73,7 +73,10 @@ class Chunker:
 
     def fits(self, text: str) -> bool:
         """True when ``text`` is within both the chunk size and the model limit."""
-        return self.count(text) <= self.settings.max_tokens and self._model_count(text) <= self.model_max
+        return self._within(self.count(text), self._model_count(text))
+
+    def _within(self, cl: int, mt: int) -> bool:
+        return cl <= self.settings.max_tokens and mt <= self.model_max
 
     def chunk(self, doc: ExtractedDocument) -> list[Chunk]:
         """Chunks of ``doc`` in reading order with ordinals 0..n-1."""
@@ -96,13 +99,17 @@ class Chunker:
     def _fitted(self, block: Block, pieces: list[str], first_sep: str) -> list[Unit]:
         out: list[Unit] = []
         for piece in (p.strip() for p in pieces):
-            sizes = [(piece, self.count(piece), self._model_count(piece))]
-            if sizes[0][1] > self.settings.max_tokens or sizes[0][2] > self.model_max:
-                sizes = [(part, self.count(part), self._model_count(part)) for part in self.split_long(piece)]
+            sizes = [self._sized(piece)]
+            if not self._within(*sizes[0][1:]):
+                sizes = [self._sized(part) for part in self.split_long(piece)]
             for part, cl, mt in sizes:
                 sep = first_sep if not out or block.kind != "text" else " "
                 out.append(Unit(part, block.page, block.section, block.kind, sep, cl, mt))
         return out
+
+    def _sized(self, text: str) -> tuple[str, int, int]:
+        """``text`` with its cl100k and model token counts (each counted once)."""
+        return text, self.count(text), self._model_count(text)
 
     def split_long(self, text: str) -> list[str]:
         """Split an over-long sentence or table row at word boundaries (characters as a last resort).

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,18 @@ class PageChars:
     text: str
     boxes: list[BBox | None]
 
+    @cached_property
+    def edges(self) -> np.ndarray:
+        """The boxes as an (n, 4) float64 array (the boxes' own Python floats); NaN rows for
+        characters without a box, so every comparison with them is False. Built once per page."""
+        rows = [b if b is not None else (np.nan,) * 4 for b in self.boxes]
+        return np.array(rows, dtype=np.float64).reshape(len(rows), 4)
+
+    @cached_property
+    def centres(self) -> tuple[np.ndarray, np.ndarray]:
+        """x and y of each character's box centre (NaN for characters without a box)."""
+        return (self.edges[:, 0] + self.edges[:, 2]) / 2, (self.edges[:, 1] + self.edges[:, 3]) / 2
+
 
 def page_chars(page: Any) -> PageChars:
     """The :class:`PageChars` of a PDFium page (upright: /Rotate 0 or 180).
@@ -126,7 +139,7 @@ def page_chars(page: Any) -> PageChars:
 def table_rows(chars: PageChars, grid: Grid) -> list[list[str]]:
     """The cleaned rows of ``grid`` (:func:`~indexer.extract.tables.clean_rows`, continuation rows
     folded) with each cell's text read from ``chars``; [] when fewer than 2 rows or columns hold text."""
-    x, y = _centres(chars)
+    x, y = chars.centres
     rows = [[region_text(chars, _centre_in(x, y, cell)) if cell else None for cell in row]
             for row in grid.rows]
     return merge_continuations(clean_rows(rows))
@@ -138,25 +151,11 @@ def band_text(chars: PageChars, top: float, bottom: float, tables: list[BBox]) -
     non-strict crop of the page without the tables' characters)."""
     if bottom - top < 1:
         return ""
-    edges = _box_array(chars)
-    x, y = _centres(chars)
-    inside = (edges[:, 1] < bottom) & (edges[:, 3] > top)
+    x, y = chars.centres
+    inside = (chars.edges[:, 1] < bottom) & (chars.edges[:, 3] > top)
     for table in tables:
         inside &= ~_centre_in(x, y, table)
     return region_text(chars, inside)
-
-
-def _box_array(chars: PageChars) -> np.ndarray:
-    """The characters' boxes as an (n, 4) float64 array (the boxes' own Python floats); NaN rows
-    for characters without a box, so every comparison with them is False."""
-    rows = [b if b is not None else (np.nan,) * 4 for b in chars.boxes]
-    return np.array(rows, dtype=np.float64).reshape(len(rows), 4)
-
-
-def _centres(chars: PageChars) -> tuple[np.ndarray, np.ndarray]:
-    """x and y of each character's box centre (NaN for characters without a box)."""
-    boxes = _box_array(chars)
-    return (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
 
 
 def _centre_in(x: np.ndarray, y: np.ndarray, box: BBox) -> np.ndarray:

@@ -38,23 +38,17 @@ Fragment = tuple[str, float]
 """(text of a run of one line in one font size, size in points rounded to 0.1)."""
 
 
-def pdfium_page_text(page: Any, textpage: Any | None = None) -> tuple[str, list[Fragment]] | None:
-    """The page's text (line breaks ``\\n``, hyphen markers as ``-\\n``) and its font-size runs, or
-    ``None`` for a rotated page (the caller keeps pypdf's text there). ``textpage``: the page's
-    PDFium text page when the caller already loaded it (it stays open), else one is loaded here.
+def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment]] | None:
+    """The page's text (line breaks ``\\n``, hyphen markers as ``-\\n``) read from its PDFium text
+    page ``textpage`` (the caller loads and closes it), and its font-size runs; ``None`` for a
+    rotated page (the caller keeps pypdf's text there).
 
     Raises:
-        pypdfium2.PdfiumError: PDFium cannot load the page's text (the caller falls back to pypdf).
+        pypdfium2.PdfiumError: PDFium cannot read the page's text (the caller falls back to pypdf).
     """
     if page.get_rotation() % 180:
         return None
-    own = textpage is None
-    textpage = page.get_textpage() if textpage is None else textpage
-    try:
-        raw, sizes = spaced_text(textpage.raw, textpage.get_text_range())
-    finally:
-        if own:
-            textpage.close()
+    raw, sizes = spaced_text(textpage.raw, textpage.get_text_range())
     return clean_pdfium_text(raw), size_runs(raw, sizes)
 
 
