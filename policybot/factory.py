@@ -16,6 +16,7 @@ import numpy as np
 
 from core.answer.extractive import ExtractiveAnswerer
 from core.answering import PolicyAnswerService
+from core.blobs import BlobStore, LocalBlobStore
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.cpu_share import CpuShare
 from core.embedder import Embedder, make_embedder
@@ -94,6 +95,11 @@ class App:
         self.secrets = secrets or Secrets.from_env()
         self.cpu_share = CpuShare()  # extraction beside the embedder: see core.cpu_share
         self.embedder = LazyEmbedder(settings.embedding, self.cpu_share)
+
+    @cached_property
+    def blobs(self) -> BlobStore:
+        """Small shared objects with conditional writes (claims, leases, pointers): ``data_dir/blobs``."""
+        return LocalBlobStore(self.settings.data_dir / "blobs")
 
     @cached_property
     def store(self) -> Store:
