@@ -62,7 +62,8 @@ class Responder:
             answer_id=uuid.uuid4().hex, channel=q.channel, thread_ts=q.thread_ts, question_ts=q.ts,
             message_ts=parts[0], user=q.user, question=q.text, answer=answer.answer,
             citations=list(answer.citations), provider=answer.provider, cached=answer.cached,
-            parts=tuple(parts), scope=tuple(scope), details=dict(answer.details))
+            parts=tuple(parts), scope=tuple(scope), details=dict(answer.details), found=answer.found,
+            answerability=getattr(answer, "answerability", None))  # None until the service rates it
         self.log.record(rec)
         ms = (time.perf_counter() - start) * 1000
         self.handler_ms.append(ms)

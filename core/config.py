@@ -209,6 +209,54 @@ class CacheSettings(_Section):
     expire_interval_s: float = Field(3600.0, gt=0)
 
 
+_SLACK_ID = re.compile(r"[UWCG][A-Z0-9]{2,}")
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+class GapsSettings(_Section):
+    """The knowledge-gap report (``policybot gaps``) and its weekly post to policy owners.
+
+    ``owners`` maps folder globs (as in channel scopes: ``hr/**``) to a Slack user id (``U…``/``W…``,
+    posted as a DM) or channel id (``C…``/``G…``). ``similarity_threshold`` is the average cosine
+    similarity at which questions are grouped, ``reask_similarity`` the similarity at which a user's
+    next question within ``reask_window_s`` seconds is the same question again (docs/gaps.md records
+    the calibration of both).
+    """
+
+    enabled: bool = True
+    owners: dict[str, str] = Field(default_factory=dict)
+    since_days: int = Field(7, ge=1, le=366)
+    similarity_threshold: float = Field(0.45, gt=0.0, le=1.0)
+    reask_similarity: float = Field(0.62, gt=0.0, le=1.0)
+    reask_window_s: float = Field(600.0, gt=0)
+    min_answerability: float = Field(0.5, ge=0.0, le=1.0)
+    weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] = "mon"
+    hour: int = Field(9, ge=0, le=23)
+    timezone: str = "UTC"
+    check_interval_s: float = Field(3600.0, gt=0)
+
+    @field_validator("owners")
+    @classmethod
+    def _owner_ids(cls, v: dict[str, str]) -> dict[str, str]:
+        for glob, owner in v.items():
+            if not glob.strip():
+                raise ValueError("an owners folder glob is empty; write e.g. \"hr/**\"")
+            if not _SLACK_ID.fullmatch(owner):
+                raise ValueError(f"{glob!r}: {owner!r} is not a Slack user (U…) or channel (C…) id")
+        return v
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, v: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{v!r} is not an IANA time zone; use e.g. UTC or Europe/Berlin") from None
+        return v
+
+
 class WatchSettings(_Section):
     """The folder watcher and the periodic reconcile."""
 
@@ -247,6 +295,7 @@ class Settings(_Section):
     slack: SlackSettings = SlackSettings()
     links: LinksSettings = LinksSettings()
     cache: CacheSettings = CacheSettings()
+    gaps: GapsSettings = GapsSettings()
     watch: WatchSettings = WatchSettings()
     index: IndexSettings = IndexSettings()
 

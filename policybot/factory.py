@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.answer.extractive import ExtractiveAnswerer
+from core.answer_log import AnswerLog
 from core.answering import PolicyAnswerService
 from core.blobs import BlobStore, LocalBlobStore
 from core.config import EmbeddingSettings, Secrets, Settings
@@ -100,6 +101,11 @@ class App:
     def blobs(self) -> BlobStore:
         """Small shared objects with conditional writes (claims, leases, pointers): ``data_dir/blobs``."""
         return LocalBlobStore(self.settings.data_dir / "blobs")
+
+    @cached_property
+    def answer_log(self) -> AnswerLog:
+        """The answer log and votes (tables in the store's database)."""
+        return AnswerLog(self.store.db)
 
     @cached_property
     def store(self) -> Store:

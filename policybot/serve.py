@@ -27,10 +27,9 @@ def serve_slack(app: App) -> None:
     """
     from bot.app import build_app
     from bot.runner import run_http, run_socket_mode
-    from core.answer_log import AnswerLog
 
     cache = app.answer_cache if app.settings.cache.enabled else None
-    bolt = build_app(app.settings, app.secrets, app.cached_service, AnswerLog(app.store.db),
+    bolt = build_app(app.settings, app.secrets, app.cached_service, app.answer_log,
                      status=lambda: _status_text(app), reindex=lambda path: _reindex_text(app, path),
                      cache=cache)
     if app.secrets.slack_app_token:

@@ -214,6 +214,17 @@ def users_info(state: Any, args: dict[str, Any]) -> dict[str, Any]:
                      "tz": "Etc/UTC", "profile": {"real_name": f"Fake {user}", "display_name": user}}}
 
 
+def conversations_open(state: Any, args: dict[str, Any]) -> dict[str, Any]:
+    """Open (or return) the app's DM with one user: ``channel.id`` is ``D`` + the user id's tail."""
+    (users,) = _req(args, "users")
+    ids = [u.strip() for u in str(users).split(",") if u.strip()]
+    if len(ids) != 1 or not ids[0].startswith(("U", "W")):
+        raise ApiError("user_not_found")
+    channel = "D" + ids[0][1:]
+    state.messages.setdefault(channel, {})
+    return {"channel": {"id": channel}}
+
+
 def _clear_status(state: Any, channel: str, thread_ts: str | None) -> None:
     if thread_ts and any(s["channel_id"] == channel and s["thread_ts"] == thread_ts for s in state.statuses):
         state.statuses.append({"channel_id": channel, "thread_ts": thread_ts, "status": ""})
@@ -257,6 +268,7 @@ METHODS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
     "chat.appendStream": append_stream,
     "chat.stopStream": stop_stream,
     "conversations.replies": replies,
+    "conversations.open": conversations_open,
     "reactions.add": lambda s, a: _reaction(s, a, True),
     "reactions.remove": lambda s, a: _reaction(s, a, False),
     "users.info": users_info,
