@@ -10,6 +10,7 @@ from files and questions is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
 from bot.gaps import group_text
@@ -25,6 +26,21 @@ def admin_home_blocks(status: dict[str, Any], report: GapReport | None) -> list[
     """Blocks of the admin section: index status, then the latest gap report (or why there is none)."""
     return [_header("Admin: index status"), *index_blocks(status), {"type": "divider"},
             _header("Admin: knowledge gaps"), *report_blocks(report)]
+
+
+def admin_section(admins: Collection[str], status: Callable[[], dict[str, Any]],
+                  latest: Callable[[], GapReport | None]) -> Callable[[str], list[Block]]:
+    """A Home-tab section ``section(user_id) -> blocks``: a divider and :func:`admin_home_blocks` for
+    users in ``admins`` (``slack.admins``), nothing for everyone else. ``status`` and ``latest`` are
+    read when an admin opens the tab (``policybot.status.collect``, :func:`core.gaps.jobs.load_latest`)."""
+    allowed = frozenset(admins)
+
+    def section(user: str) -> list[Block]:
+        if user not in allowed:
+            return []
+        return [{"type": "divider"}, *admin_home_blocks(status(), latest())]
+
+    return section
 
 
 def index_blocks(status: dict[str, Any]) -> list[Block]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.home_admin import MAX_GROUPS, MAX_LISTED, admin_home_blocks
+from bot.home_admin import MAX_GROUPS, MAX_LISTED, admin_home_blocks, admin_section
 from core.gaps import GapGroup, GapReport
 from core.gaps.report import DocRef
 from tests.slack_standin.methods import check_blocks
@@ -66,3 +66,11 @@ def test_long_lists_are_capped_within_the_home_tab_limit() -> None:
 def test_an_empty_report_says_nothing_to_report() -> None:
     empty = GapReport(1.0, 0.0, 1.0, 12, 0, 0.45, ())
     assert "Nothing to report" in texts(admin_home_blocks(status(), empty))
+
+
+def test_the_home_section_shows_admins_only() -> None:
+    section = admin_section(("U0ADMIN001",), status, lambda: report())
+    assert section("U0SOMEONE1") == []
+    blocks = section("U0ADMIN001")
+    check_blocks(blocks)
+    assert blocks[0] == {"type": "divider"} and "Admin: knowledge gaps" in str(blocks)
