@@ -129,3 +129,40 @@ def test_digest_escapes_question_text() -> None:
                  documents=(), cited=(), owners=("U0HRLEAD01",), first_asked_at=0.0, last_asked_at=0.0)
     msg = render_digest(OwnerDigest("U0HRLEAD01", ("hr/**",), (g,), 0.0, 1.0))
     assert "&lt;!channel&gt; is &lt;b&gt; covered?" in msg.blocks[1]["text"]["text"]
+
+
+class FakeScheduler:
+    def __init__(self) -> None:
+        self.jobs: list[tuple[str, float, bool]] = []
+
+    def add_job(self, fn: object, interval_s: float, name: str, *, run_now: bool = False) -> None:
+        self.jobs.append((name, interval_s, run_now))
+
+
+def test_run_schedules_the_weekly_check_on_the_maintenance_scheduler(tmp_path: Path) -> None:
+    from core.config import Secrets, Settings
+    from policybot.factory import App
+    from policybot.gaps_cli import schedule_weekly
+
+    app = App(Settings(data_dir=tmp_path / "data", gaps=GapsSettings(owners=OWNERS, check_interval_s=1800)),
+              Secrets(slack_bot_token="xoxb-fake"))
+    sched = FakeScheduler()
+    schedule_weekly(app, sched)
+    assert sched.jobs == [("gaps-weekly", 1800.0, True)]
+
+
+def test_gaps_without_an_index_says_what_to_do(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from policybot.cli import cli
+
+    result = CliRunner().invoke(cli, ["--data-dir", str(tmp_path / "none"), "gaps"])
+    assert result.exit_code == 2 and "no index" in result.output and "policybot index" in result.output
+    assert not (tmp_path / "none").exists()
+
+
+def test_owner_ids_are_checked_in_the_config() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="not a Slack user"):
+        GapsSettings(owners={"hr/**": "hr-team"})
