@@ -14,6 +14,11 @@ null and ``""``: see :data:`ADDED_COLUMNS` and :data:`ADDED_VOTE_COLUMNS`).
 Votes are one per (answer, user); ``None`` removes a vote. Vote hooks
 (``on_vote(answer_id, user, vote | None)``) let the verified-answer cache follow the votes.
 No Slack imports here: channel and ts are plain strings.
+
+The other messages of threads the bot answered in (colleagues' replies,
+acknowledgements) live beside the answers in :attr:`AnswerLog.messages` (:mod:`core.thread_log`), so a
+follow-up's history never needs Slack's ``conversations.replies``. A deleted answer is removed with
+:meth:`AnswerLog.delete` (its votes withdrawn first).
 """
 
 from __future__ import annotations
@@ -24,11 +29,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import pyarrow as pa
 
 from core.store import sql_str
+from core.thread_log import ThreadLog
 from core.types import Citation, Turn
 
 log = logging.getLogger(__name__)
@@ -215,6 +222,26 @@ class AnswerLog:
         """Distinct users voting up and down on ``answer_id``."""
         vs = list(self.votes(answer_id).values())
         return Tally(up=vs.count("up"), down=vs.count("down"))
+
+    # ---- Slack: thread messages and deletions -------------------------------------------------
+    @cached_property
+    def messages(self) -> ThreadLog:
+        """The other messages of threads the bot takes part in (table ``thread_messages``)."""
+        return ThreadLog(self._db)
+
+    def delete(self, answer_id: str) -> AnswerRecord | None:
+        """Forget a deleted answer: every vote on it is withdrawn (vote hooks see ``None``, so the
+        verified-answer cache drops them), then its row is removed, so later reactions on its
+        messages are not votes. Returns the removed record, or None when there was none."""
+        rec = self.get(answer_id)
+        if rec is None:
+            return None
+        for user in self.votes(answer_id):
+            self.set_vote(answer_id, user, None)
+        with self._lock:
+            self._answers.delete(f"answer_id = {sql_str(answer_id)}")
+        log.info("answer %s deleted from the log (its message was deleted)", answer_id)
+        return rec
 
 
 def _open_table(db: Any, name: str, schema: pa.Schema, added: dict[str, str]) -> Any:

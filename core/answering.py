@@ -22,8 +22,10 @@ from core.errors import ProviderError
 from core.llm.base import AnswerProvider, Generation, GenerationRequest
 from core.query.condense import condense
 from core.query.rewriter import Rewriter
-from core.retrieval import ALL, HybridRetriever, RetrievalResult
-from core.types import Answer, Citation, ScoredChunk, Turn
+from core.quotes import quoted
+from core.retrieval import ALL, HybridRetriever, RetrievalResult, scope_paths
+from core.service import StreamItem
+from core.types import Answer, Citation, Progress, ScoredChunk, Turn
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +62,17 @@ class PolicyAnswerService:
 
     def ask_stream(
         self, question: str, *, history: Sequence[Turn] = (), scope: Sequence[str] = (ALL,)
-    ) -> Iterator[str | Answer]:
-        """Yield the provider's text deltas, then the final :class:`Answer`."""
+    ) -> Iterator[StreamItem]:
+        """Yield :class:`Progress` (search, read, answer), the provider's text deltas, then the final
+        :class:`Answer`."""
         t0 = time.perf_counter()
         log.debug("question: %s (scope %s)", question, list(scope))
+        yield Progress("search", self.documents_in_scope(scope))
         standalone = self.standalone(question, history)
         found = self.retriever.retrieve(standalone, scope)
+        yield Progress("read", len(found.chunks))
         request = GenerationRequest(question=standalone, sources=found.chunks, history=tuple(history))
+        yield Progress("answer")
         t1 = time.perf_counter()
         generation: Generation | None = None
         markers = MarkerRenumberer(len(found.chunks))
@@ -89,6 +95,11 @@ class PolicyAnswerService:
         if standalone != question:
             answer.details["standalone_question"] = standalone
         yield answer
+
+    def documents_in_scope(self, scope: Sequence[str]) -> int:
+        """How many indexed documents ``scope`` covers (the "Searching N policies" step)."""
+        docs = self.retriever.store.documents()
+        return len(scope_paths([p for p, d in docs.items() if d.status == "indexed"], scope))
 
     def standalone(self, question: str, history: Sequence[Turn]) -> str:
         """``question`` condensed with the thread ``history`` (unchanged without history or when
@@ -122,7 +133,7 @@ def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: floa
     timings = {**found.timings_ms, "generate": generation_ms, "total": total_ms}
     return Answer(
         answer=text,
-        citations=[to_citation(sc) for sc in cited] if gen.found else [],
+        citations=[quoted(to_citation(sc), sc.chunk.text, text) for sc in cited] if gen.found else [],
         provider=gen.provider,
         found=gen.found,
         timings_ms=timings,

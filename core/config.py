@@ -181,7 +181,15 @@ class ChannelSettings(_Section):
 
 
 class SlackSettings(_Section):
-    """Slack connection and behaviour. Tokens come from the environment, never from here."""
+    """Slack connection and behaviour. Tokens come from the environment, never from here.
+
+    ``answer_timeout_s``: a question still unanswered after this many seconds (counted from its
+    arrival) gets one "giving up" reply with an error id instead of a late answer. ``allowed_teams``:
+    team (``T…``) or enterprise (``E…``) ids whose members may get policy content in shared (Slack
+    Connect) channels, besides the installing organisation. ``replies_top_up``: read
+    ``conversations.replies`` (best effort, once per thread) for messages posted in a thread before
+    the bot took part in it; the thread's later messages come from events and need no API call.
+    """
 
     api_base_url: str = "https://slack.com/api/"
     channels: dict[str, ChannelSettings] = Field(default_factory=dict)
@@ -191,6 +199,9 @@ class SlackSettings(_Section):
     user_rate_per_minute: int = Field(10, ge=1)
     channel_rate_per_minute: int = Field(60, ge=1)
     stream: bool = True
+    answer_timeout_s: float = Field(60.0, gt=0)
+    allowed_teams: tuple[str, ...] = ()
+    replies_top_up: bool = True
 
 
 class LinksSettings(_Section):

@@ -93,6 +93,20 @@ class Citation:
     text_hash: str = ""
     page_end: int | None = None
     """Last page the quoted chunk covers (PDF); ``None`` when unknown or same as ``page``."""
+    quote: str = ""
+    """A short span of the cited chunk that supports the answer (``""`` when none was chosen)."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A step of answering, yielded by ``AnswerService.ask_stream`` before the text.
+
+    ``step`` is ``"search"`` (``count`` = documents in scope), ``"read"`` (``count`` = passages
+    retrieved) or ``"answer"`` (``count`` None: the provider is writing).
+    """
+
+    step: Literal["search", "read", "answer"]
+    count: int | None = None
 
 
 @dataclass(frozen=True)
