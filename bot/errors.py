@@ -28,8 +28,8 @@ def reason(exc: BaseException) -> str:
         return f"Slack refused my reply ({exc.response.get('error') or exc.response.status_code})"
     if isinstance(exc, TimeoutError):
         return "something I depend on did not answer in time"
-    if isinstance(exc, OSError):
-        return "the policy index could not be read"
+    if isinstance(exc, OSError) or "LanceError(IO)" in str(exc):  # LanceDB raises I/O as RuntimeError
+        return "my data store could not be read"
     return "an internal error stopped me"
 
 

@@ -229,6 +229,11 @@ class AnswerLog:
         """The other messages of threads the bot takes part in (table ``thread_messages``)."""
         return ThreadLog(self._db)
 
+    def reasons(self, answer_id: str) -> dict[str, str]:
+        """``{user: reason}`` of the votes on ``answer_id`` that carry a 👎 reason."""
+        rows = self._votes.search().where(f"answer_id = {sql_str(answer_id)}").limit(100_000).to_list()
+        return {r["user"]: r["reason"] for r in rows if r.get("reason")}
+
     def delete(self, answer_id: str) -> AnswerRecord | None:
         """Forget a deleted answer: every vote on it is withdrawn (vote hooks see ``None``, so the
         verified-answer cache drops them), then its row is removed, so later reactions on its
