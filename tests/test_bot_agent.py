@@ -96,7 +96,8 @@ def test_mention_streams_status_tasks_text_then_sources_and_feedback(tmp_path: P
         assert start["chunks"][0]["title"] == "Searching 4 policies"
         assert (start["recipient_user_id"], start["recipient_team_id"]) == ("U0FAKEUSR1", "T0FAKETEAM")
         (msg,) = env.slack.bot_messages()
-        assert msg["thread_ts"] == PARENT and msg["text"] == env.answer_log.thread("C0FAKEPOL1", PARENT)[0].answer
+        (rec,) = env.answer_log.thread("C0FAKEPOL1", PARENT)
+        assert msg["thread_ts"] == PARENT and msg["text"] == rec.answer
         kinds = [b["type"] for b in msg["blocks"]]
         assert "Sources" in str(msg["blocks"]) and kinds[-1] == "context_actions"
         assert env.slack.calls_to("chat.postMessage") == []
