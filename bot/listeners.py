@@ -34,7 +34,7 @@ from core.thread_log import ThreadMessage
 
 log = logging.getLogger(__name__)
 
-HINT = "Ask me a question about the company policies, e.g. how many vacation days you get."
+HINT = "Ask me a question about the company policies; I answer with quotes from the policy files."
 
 
 @dataclass

@@ -170,6 +170,11 @@ def test_service_answer_cites_file_page_and_section(service: PolicyAnswerService
     assert cited == [("insurance/policy.pdf", 16, "Grace Period")]
 
 
+def test_service_citations_quote_the_supporting_sentence(service: PolicyAnswerService) -> None:
+    (cite,) = service.ask("What is the grace period for premium payment?").citations
+    assert cite.quote and "thirty days" in cite.quote and cite.quote in GRACE.replace("\n", " ")
+
+
 def test_service_reports_stage_timings(service: PolicyAnswerService) -> None:
     ans = service.ask("What is the grace period?")
     assert set(ans.timings_ms) == {"embed", "retrieve", "rerank", "generate", "total"}

@@ -112,8 +112,12 @@ def users_info(state: Any, args: dict[str, Any]) -> dict[str, Any]:
     if not user.startswith(("U", "W")):
         raise ApiError("user_not_found")
     team = state.user_teams.get(user, "T0FAKETEAM")
-    return {"user": {"id": user, "team_id": team, "name": user.lower(), "is_bot": False,
-                     "tz": "Etc/UTC", "profile": {"real_name": f"Fake {user}", "display_name": user}}}
+    body = {"id": user, "team_id": team, "name": user.lower(), "is_bot": False, "tz": "Etc/UTC",
+            "profile": {"real_name": f"Fake {user}", "display_name": user}}
+    if user in state.user_enterprises:  # an Enterprise Grid user (users.info's enterprise_user object)
+        body["enterprise_user"] = {"id": user, "enterprise_id": state.user_enterprises[user],
+                                   "teams": [team]}
+    return {"user": body}
 
 
 def conversations_open(state: Any, args: dict[str, Any]) -> dict[str, Any]:

@@ -66,6 +66,7 @@ class SlackState:
     views: list[dict[str, Any]] = field(default_factory=list)  # views.open: {"trigger_id", "view"}
     home_views: dict[str, dict[str, Any]] = field(default_factory=dict)  # views.publish by user
     user_teams: dict[str, str] = field(default_factory=dict)  # users.info team per user (default ours)
+    user_enterprises: dict[str, str] = field(default_factory=dict)  # users.info enterprise id per user
     socket_url: str | None = None
     last_us: int = 1718000000_000000  # latest ts handed out or seen, in microseconds
 
