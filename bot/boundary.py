@@ -77,10 +77,10 @@ class Replies:
         error_id = new_error_id()
         seconds = self.settings.slack.answer_timeout_s
         q = reply.q
-        log.error("question %s/%s unanswered after %g s; giving up [error id %s]", q.channel, q.ts, seconds,
-                  error_id)
         try:
-            reply.fail(timeout_text(seconds, error_id))
+            if reply.time_out(timeout_text(seconds, error_id)):
+                log.error("question %s/%s unanswered after %g s; gave up [error id %s]", q.channel, q.ts,
+                          seconds, error_id)
         except Exception:
             log.exception("could not deliver the timeout reply [error id %s]", error_id)
         with self._lock:

@@ -114,11 +114,15 @@ class Bot:
         return True
 
 
-def register(app: App, bot: Bot) -> None:
-    """Register the listeners, the ``/policy`` command, feedback buttons, the reason modal and the
-    global error handler."""
+@dataclass
+class Listeners:
+    """The Bolt listener functions (argument names are Bolt's injection names)."""
 
-    def on_message(event: dict[str, Any], context: BoltContext) -> None:
+    bot: Bot
+
+    def on_message(self, event: dict[str, Any], context: BoltContext) -> None:
+        """``message`` / ``app_mention``: a deletion, a thread message to keep, a question to answer."""
+        bot = self.bot
         if (ts := deleted_ts(event)) is not None:
             bot.work.submit(bot.deleted, str(event.get("channel")), ts, ordered=True)
             return
@@ -127,44 +131,55 @@ def register(app: App, bot: Bot) -> None:
         if (q := context.get(QUESTION)) is not None:
             bot.enqueue(q, context.bot_user_id)
 
-    def on_reaction(event: dict[str, Any], context: BoltContext) -> None:
+    def on_reaction(self, event: dict[str, Any], context: BoltContext) -> None:
+        """``reaction_added`` / ``reaction_removed``: a vote (in order, so a removal never overtakes)."""
         added = event.get("type") == "reaction_added"
-        bot.work.submit(bot.feedback.reaction, event, added, context.bot_user_id, ordered=True)
+        self.bot.work.submit(self.bot.feedback.reaction, event, added, context.bot_user_id, ordered=True)
 
-    def on_feedback(ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+    def on_feedback(self, ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+        """A feedback button: the vote; a 👎 opens the reason modal now (its trigger lives 3 s)."""
         ack()
         container, user = body.get("container") or {}, str((body.get("user") or {}).get("id"))
         where = (str(container.get("channel_id")), str(container.get("message_ts")))
         value = str(action.get("value") or "")
-        answer_id = bot.feedback.reason_wanted(*where, user, value)
+        answer_id = self.bot.feedback.reason_wanted(*where, user, value)
         if answer_id is not None and body.get("trigger_id"):
-            bot.feedback.open_reason(client, str(body["trigger_id"]), answer_id)  # trigger lives 3 s
-        bot.work.submit(bot.feedback.click, *where, user, value, ordered=True)
+            self.bot.feedback.open_reason(client, str(body["trigger_id"]), answer_id)
+        self.bot.work.submit(self.bot.feedback.click, *where, user, value, ordered=True)
 
-    def on_reason(ack: Ack, body: dict[str, Any], view: dict[str, Any]) -> None:
+    def on_reason(self, ack: Ack, body: dict[str, Any], view: dict[str, Any]) -> None:
+        """The reason modal submitted: store the text with the vote."""
         ack()
-        bot.work.submit(bot.feedback.reason_submitted, view, str((body.get("user") or {}).get("id")),
-                        ordered=True)
+        user = str((body.get("user") or {}).get("id"))
+        self.bot.work.submit(self.bot.feedback.reason_submitted, view, user, ordered=True)
 
-    def on_home(event: dict[str, Any], client: WebClient) -> None:
-        bot.work.submit(bot.home.opened, client, event)
+    def on_home(self, event: dict[str, Any], client: WebClient) -> None:
+        """``app_home_opened``: the DM welcome or the Home tab."""
+        self.bot.work.submit(self.bot.home.opened, client, event)
 
-    def on_command(ack: Ack, command: dict[str, Any]) -> None:
+    def on_command(self, ack: Ack, command: dict[str, Any]) -> None:
+        """``/policy``."""
         ack()
-        bot.work.submit(bot.commands, str(command.get("text") or ""), str(command.get("user_id")),
-                        str(command.get("channel_id")))
+        self.bot.work.submit(self.bot.commands, str(command.get("text") or ""), str(command.get("user_id")),
+                             str(command.get("channel_id")))
 
-    def on_error(error: Exception, body: dict[str, Any], context: BoltContext) -> BoltResponse | None:
+    def on_error(self, error: Exception, body: dict[str, Any], context: BoltContext) -> BoltResponse | None:
+        """Bolt's global error handler: log, and give a failed question its one reply."""
         log.error("Slack request failed in bolt: %s", error, exc_info=error)
-        queued = bot.error_reply(error, body, context.bot_user_id)
+        queued = self.bot.error_reply(error, body, context.bot_user_id)
         return BoltResponse(status=200, body="") if queued else None  # 200: Slack need not retry
 
-    app.event("app_mention")(on_message)
-    app.event("message")(on_message)
-    app.event("reaction_added")(on_reaction)
-    app.event("reaction_removed")(on_reaction)
-    app.event("app_home_opened")(on_home)
-    app.command("/policy")(on_command)
-    app.action(FEEDBACK_ACTION)(on_feedback)
-    app.view(REASON_CALLBACK)(on_reason)
-    app.error(on_error)
+
+def register(app: App, bot: Bot) -> None:
+    """Register the listeners, the ``/policy`` command, feedback buttons, the reason modal and the
+    global error handler."""
+    on = Listeners(bot)
+    app.event("app_mention")(on.on_message)
+    app.event("message")(on.on_message)
+    app.event("reaction_added")(on.on_reaction)
+    app.event("reaction_removed")(on.on_reaction)
+    app.event("app_home_opened")(on.on_home)
+    app.command("/policy")(on.on_command)
+    app.action(FEEDBACK_ACTION)(on.on_feedback)
+    app.view(REASON_CALLBACK)(on.on_reason)
+    app.error(on.on_error)

@@ -171,6 +171,12 @@ class Reply:
                 self.status("")
             return True
 
+    def time_out(self, text: str) -> bool:
+        """:meth:`fail` with ``text`` unless the answer was already delivered (then the late
+        logging is no reason to say anything); False when nothing was written."""
+        with self.lock:
+            return self.answer is None and self.fail(text)
+
     def _write_failure(self, text: str) -> None:
         ts = self.ts
         if ts is None:
