@@ -121,3 +121,17 @@ def test_thread_broadcast_respects_mention_only_channels(bot_env: BotEnv) -> Non
     bot_env.send(event_body("message_thread_broadcast", text="And for Plan B?", channel="C0FAKEQUIET"))
     bot_env.settle()
     assert len(replies_text(bot_env)) == 1
+
+
+def test_rate_limited_top_up_is_not_waited_for_nor_retried(bot_env: BotEnv) -> None:
+    bot_env.slack.fail("conversations.replies", Fault(status=429, retry_after=30, times=1000))
+    bot_env.slack.add_message("C0FAKEPOL1", "What is the grace period for Plan A?", "U0FAKEUSR2", ts=PARENT)
+    other = "1718000500.000100"
+    bot_env.slack.add_message("C0FAKEPOL1", "What is the grace period for Plan B?", "U0FAKEUSR2", ts=other)
+    for thread, ts in ((PARENT, "1718000100.000300"), (other, "1718000600.000300")):
+        bot_env.send(event_body("message_channel_thread_reply", text="<@U0FAKEBOT1> is that right?",
+                                thread_ts=thread, ts=ts))
+        bot_env.settle()
+    assert len(bot_env.slack.calls_to("chat.postMessage")) == 2
+    calls = bot_env.slack.calls_to("conversations.replies", ok_only=False)
+    assert len(calls) == 1 and calls[0].status == 429  # once, no retry; the second thread skips it
