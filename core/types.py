@@ -54,12 +54,15 @@ class Chunk:
         chunk_id: stable id, ``sha256(path, ordinal, text)`` prefix; unique within the index even
             when the same paragraph repeats in a file (the ordinal differs).
         path: file path relative to the policy root.
-        text: chunk text (what is embedded and keyword-indexed).
+        text: chunk text, as quoted and cited (embedded and keyword-indexed after ``context``).
         page: first page the chunk covers (PDF), else ``None``.
         page_end: last page the chunk covers (PDF), else ``None``.
         section: heading path of the chunk's first block.
         ordinal: 0-based position of the chunk within its file.
-        text_hash: sha256 hex of ``text`` (key of the embedding cache and of answer-cache staleness).
+        text_hash: sha256 hex of ``text`` (answer-cache staleness: the quoted text changed).
+        context: what the chunk is about, put in front of ``text`` for embedding and the full-text
+            index but never quoted: ``"<document title> — <section path joined by ' › '>"``
+            (``chunking.contextual``; ``""`` when off or unknown). See :attr:`indexed_text`.
     """
 
     chunk_id: str
@@ -70,6 +73,14 @@ class Chunk:
     section: str
     ordinal: int
     text_hash: str
+    context: str = ""
+
+    @property
+    def indexed_text(self) -> str:
+        """What is embedded and full-text indexed: ``context``, a line break, then ``text`` (just
+        ``text`` without context). Contextual retrieval: Anthropic, "Introducing Contextual Retrieval"
+        (2024); the same idea as document-title fields in BM25F (Robertson et al., 2004)."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from core.answering import PolicyAnswerService
 from core.blobs import BlobStore, LocalBlobStore
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.cpu_share import CpuShare
-from core.embedder import Embedder, make_embedder
+from core.embedder import Embedder, embed_queries, make_embedder
 from core.errors import StoreError
 from core.fingerprint import embedding_fingerprint
 from core.llm.base import AnswerProvider
@@ -80,8 +80,12 @@ class LazyEmbedder:
         return self.load().count_tokens(text)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed ``texts`` (loads the model); shape (n, dimension)."""
+        """Embed passages (loads the model); shape (n, dimension)."""
         return self.load().embed(texts)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed questions with the query prompt (loads the model); shape (n, dimension)."""
+        return embed_queries(self.load(), texts)
 
 
 class App:
