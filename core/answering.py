@@ -71,7 +71,8 @@ class PolicyAnswerService:
         standalone = self.standalone(question, history)
         found = self.retriever.retrieve(standalone, scope)
         yield Progress("read", len(found.chunks))
-        request = GenerationRequest(question=standalone, sources=found.chunks, history=tuple(history))
+        request = GenerationRequest(question=standalone, sources=found.chunks, history=tuple(history),
+                                    documents=found.documents)
         yield Progress("answer")
         t1 = time.perf_counter()
         generation: Generation | None = None

@@ -61,3 +61,15 @@ def document_language(texts: Iterable[str]) -> str:
 def language_name(code: str) -> str:
     """``"German"`` for ``"de"``; the code itself when it is not in :data:`NAMES`."""
     return NAMES.get(code, code)
+
+
+def translation_target(question: str, document_languages: Iterable[str]) -> str:
+    """The language to translate ``question`` into before searching documents written in
+    ``document_languages`` (codes, ``""`` = unknown and ignored): their one language when they share
+    one and the question is detectably in another, else ``""`` (no translation)."""
+    langs = {lang for lang in document_languages if lang}
+    if len(langs) != 1:
+        return ""
+    (target,) = langs
+    asked = question_language(question)
+    return target if asked and asked != target else ""

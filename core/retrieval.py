@@ -16,6 +16,12 @@ the reranker scores the whole pool and :func:`core.diversity.diversify` keeps th
 each (relevant) document before a second one of any. The result says so (``comparison``,
 ``documents``), for the answerer to quote one passage per document.
 
+Cross-language: with a translator (the LLM rewriter) and scoped documents (the named ones, else all in
+scope) that share one language other than the question's (``documents.language``,
+:func:`core.language.translation_target`), the question is also translated into that language; both
+legs run for the question and its translation, all fused together (RRF over every leg of every query
+variant, as in multi-query fusion), and the reranker sees the question followed by its translation.
+
 Retrieval never reads documents outside the scope: both legs are pre-filtered with
 :func:`core.store.path_filter` over the indexed paths that match the scope's folder globs.
 """
@@ -36,8 +42,10 @@ from core.config import RerankSettings, RetrievalSettings
 from core.diversity import diversify, documents_of, interleave
 from core.embedder import Embedder, embed_queries
 from core.fusion import convex_fusion, reciprocal_rank_fusion
+from core.language import language_name, translation_target
 from core.query.compare import is_comparison
 from core.query.exact import exact_match_boost
+from core.query.rewriter import Rewriter
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
 from core.store import Store, path_filter, sql_str
@@ -58,6 +66,7 @@ class RetrievalResult:
         query: the question after glossary expansion (what both legs searched for).
         timings_ms: ``embed``, ``retrieve`` (both legs + fusion) and ``rerank`` in milliseconds.
         reranker: name of the reranker used, ``""`` when none ran.
+        translations: the question translated into the scoped documents' language (searched too).
         comparison: the question compares documents or asks which of several covers something, and
             ``chunks`` were spread over documents (:mod:`core.diversity`).
         documents: with ``comparison``, the distinct paths of ``chunks`` in rank order (else ``()``).
@@ -71,6 +80,7 @@ class RetrievalResult:
     comparison: bool = False
     documents: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
+    translations: tuple[str, ...] = ()
 
 
 def normalise(text: str) -> str:
@@ -136,12 +146,15 @@ class HybridRetriever:
         reranker: optional second stage; ``None`` keeps the fused order.
         rerank: ``rerank`` settings (how many fused candidates the reranker sees).
         scoper: optional document scoping (a question naming a policy searches only that policy).
+        translator: optional LLM rewriter that translates the question into the scoped documents'
+            language (module doc); ``None``: the question is searched as asked.
     """
 
     def __init__(self, store: Store, embedder: Embedder, settings: RetrievalSettings,
                  reranker: Reranker | None = None, rerank: RerankSettings | None = None,
-                 scoper: DocumentScoper | None = None) -> None:
+                 scoper: DocumentScoper | None = None, translator: Rewriter | None = None) -> None:
         self.store = store
+        self.translator = translator
         self.scoper = scoper
         self.embedder = embedder
         self.settings = settings
@@ -165,20 +178,39 @@ class HybridRetriever:
             keywords = self.scoper.strip(keywords, self.scoper.name_words(question, self._allowed(scope)))
         compare = self.settings.diversity == "always" or (
             self.settings.diversity == "auto" and is_comparison(question, len(named)))
+        translations = self._translations(query, scope, named)
         t0 = time.perf_counter()
-        vector = embed_queries(self.embedder, [query])[0]
+        vectors = embed_queries(self.embedder, [query, *translations])
         t1 = time.perf_counter()
-        fused = self._candidates(vector, " ".join(keywords), where, named if compare else ())
+        variants = [(vectors[0], " ".join(keywords))]
+        variants += [(v, keyword_query(t)) for v, t in zip(vectors[1:], translations, strict=True)]
+        fused = self._candidates(variants, where, named if compare else ())
         fused = exact_match_boost(question, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
-        chunks, name = self._rerank(question, fused, k, vector, named if compare else None)
+        asked = " ".join([question, *translations])
+        chunks, name = self._rerank(asked, fused, k, vectors[0], named if compare else None)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
         log.info("retrieved %d of %d candidates%s (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
                  len(chunks), len(fused), " (comparison)" if compare else "", timings["embed"],
                  timings["retrieve"], timings["rerank"])
         return RetrievalResult(chunks, query, timings, name, comparison=compare,
-                               documents=documents_of(chunks) if compare else (), named=tuple(named))
+                               documents=documents_of(chunks) if compare else (), named=tuple(named),
+                               translations=tuple(translations))
+
+    def _translations(self, query: str, scope: Sequence[str], named: Sequence[str]) -> list[str]:
+        """The question in the scoped documents' language, when it differs from the question's and a
+        translator is configured (module doc); ``[]`` otherwise."""
+        if self.translator is None:
+            return []
+        docs = self.store.documents()
+        paths = named or self._allowed(scope)
+        target = translation_target(query, (docs[p].language for p in paths if p in docs))
+        if not target:
+            return []
+        translated = self.translator.translate(query, language_name(target))
+        log.info("question translated into %s: %s", target, "yes" if translated else "failed")
+        return [translated] if translated and translated != query else []
 
     def _where(self, question: str, scope: Sequence[str]) -> tuple[str | None, list[str]]:
         """``(filter, named)``: the filter is ``None`` when the scope covers every indexed document,
@@ -201,23 +233,28 @@ class HybridRetriever:
         indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
         return sorted(scope_paths(indexed, scope))
 
-    def _candidates(self, vector: np.ndarray, keywords: str, where: str | None,
+    def _candidates(self, variants: Sequence[tuple[np.ndarray, str]], where: str | None,
                     named: Sequence[str]) -> list[ScoredChunk]:
-        """Fused candidates; with two or more ``named`` documents, fused per document and
-        interleaved (:func:`core.diversity.interleave`) so that each one reaches the reranker."""
+        """Fused candidates of the query ``variants`` (vector, keywords); with two or more ``named``
+        documents, fused per document and interleaved (:func:`core.diversity.interleave`) so that
+        each one reaches the reranker."""
         if len(named) < 2:
-            return self._fuse(vector, keywords, where)
-        per_doc = [self._fuse(vector, keywords, path_filter([p])) for p in named]
+            return self._fuse(variants, where)
+        per_doc = [self._fuse(variants, path_filter([p])) for p in named]
         return interleave(per_doc, self.settings.candidates * 2)
 
-    def _fuse(self, vector: np.ndarray, keywords: str, where: str | None) -> list[ScoredChunk]:
+    def _fuse(self, variants: Sequence[tuple[np.ndarray, str]], where: str | None) -> list[ScoredChunk]:
         n = self.settings.candidates
         legs: dict[str, list[tuple[Chunk, float]]] = {}
-        if "vector" in self.settings.legs:
-            legs["vector"] = self.store.vector_search(vector, n, where)
-        if "keyword" in self.settings.legs:
-            legs["keyword"] = self.store.keyword_search(keywords, n, where)
-        weights = {"vector": self.settings.vector_weight, "keyword": self.settings.keyword_weight}
+        weights: dict[str, float] = {}
+        for i, (vector, keywords) in enumerate(variants):
+            tag = f"_{i}" if i else ""  # the first variant's legs keep their plain names
+            if "vector" in self.settings.legs:
+                legs["vector" + tag] = self.store.vector_search(vector, n, where)
+                weights["vector" + tag] = self.settings.vector_weight
+            if "keyword" in self.settings.legs:
+                legs["keyword" + tag] = self.store.keyword_search(keywords, n, where)
+                weights["keyword" + tag] = self.settings.keyword_weight
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)

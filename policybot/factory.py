@@ -173,13 +173,14 @@ class App:
         was built under another embedding model/config (:meth:`check_index_compatible`)."""
         self.check_index_compatible()
         scoper = DocumentScoper(self.store) if self.settings.retrieval.document_scope else None
-        retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
-                                    reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper)
         rewriter = None
-        if self.settings.llm.providers:  # the chain's LLMs rewrite follow-ups; else the deterministic merge
+        if self.settings.llm.providers:  # the chain's LLMs rewrite follow-ups and translate questions
             from core.query.rewriter import ProviderRewriter
 
             rewriter = ProviderRewriter(self.provider)
+        retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
+                                    reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper,
+                                    translator=rewriter)
         return PolicyAnswerService(retriever, self.provider, rewriter=rewriter,
                                    condense_follow_ups=self.settings.answer.condense)
 
