@@ -11,8 +11,7 @@ Contextual Retrieval", 2024) with the document structure as the context instead 
 and the title field of BM25F (Robertson, Zaragoza & Taylor, "Simple BM25 extension to multiple
 weighted fields", CIKM 2004) folded into one field.
 
-Title: the readable words of the file name (when they name something: :func:`core.query.names
-.path_variants`), then the first title-like lines of the front matter that name something
+Title: the words of the file name (without product codes), then the first title-like lines of the front matter that name something
 (:func:`core.query.names.title_lines` / ``title_variants``), at most :data:`TITLE_LINES`, joined by
 " · ". Section path: :attr:`core.types.Block.section` with " > " shown as " › ".
 """
@@ -23,7 +22,7 @@ import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from core.query.names import path_variants, title_lines, title_variants
+from core.query.names import title_lines, title_variants
 from core.types import ExtractedDocument
 
 CONTEXT_TOKENS = 48
@@ -41,14 +40,12 @@ SEP_CONTEXT = " — "
 
 
 def readable_stem(path: str) -> str:
-    """The words of a file name, ``""`` when they name nothing (``HDFHLIP23024V072223.pdf``).
-
-    ``"hr/Contoso_Employee_Handbook.pdf"`` → ``"Contoso Employee Handbook"``.
+    """The words of a file name without product codes and numbers, ``""`` when no word is left
+    (``HDFHLIP23024V072223.pdf``). ``"hr/Contoso_Employee_Handbook.pdf"`` → ``"Contoso Employee Handbook"``.
     """
-    if not path_variants(path):
-        return ""
-    words = [w for w in re.split(r"[_\-.\s]+", PurePosixPath(path).stem) if w and not _UIN.fullmatch(w)]
-    return " ".join(words)
+    words = [w for w in re.split(r"[_\-.\s]+", PurePosixPath(path).stem)
+             if w and not _UIN.fullmatch(w) and not w.isdigit()]
+    return " ".join(words) if any(sum(ch.isalpha() for ch in w) >= 3 for w in words) else ""
 
 
 def document_title(doc: ExtractedDocument) -> str:
@@ -71,8 +68,10 @@ def chunk_context(title: str, section: str, count: Callable[[str], int], budget:
     says most about the chunk), then the title keeps only its first part, then words are cut from
     the end. ``""`` when both are empty or ``budget`` ≤ 0.
     """
-    levels = [s.strip() for s in section.split(">") if s.strip()]
     titles = [t for t in title.split(SEP_TITLE) if t]
+    levels = [s.strip() for s in section.split(">") if s.strip()]
+    if levels and levels[0].lower() in {t.lower() for t in titles}:
+        levels = levels[1:]  # the document's top heading repeats its title
     candidates = [_join(titles, levels[i:]) for i in range(max(1, len(levels)))]
     candidates += [_join(titles[:1], levels[-1:]), _join(titles[:1], [])]
     for text in candidates:
