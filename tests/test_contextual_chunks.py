@@ -127,7 +127,8 @@ def test_a_table_from_before_contextual_chunks_is_still_searched(tmp_path: Path)
     store = Store(tmp_path / "data")
     old = pa.schema([("chunk_id", pa.string()), ("path", pa.string()), ("page", pa.int32()),
                      ("page_end", pa.int32()), ("section", pa.string()), ("ordinal", pa.int32()),
-                     ("text", pa.string()), ("text_hash", pa.string()), ("vector", pa.list_(pa.float32(), 4))])
+                     ("text", pa.string()), ("text_hash", pa.string()),
+                     ("vector", pa.list_(pa.float32(), 4))])
     row = {"chunk_id": "c1", "path": "a.md", "page": None, "page_end": None, "section": "S", "ordinal": 0,
            "text": "Dinner is reimbursed up to forty dollars.", "text_hash": "h",
            "vector": np.ones(4, dtype=np.float32).tolist()}
