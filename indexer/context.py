@@ -11,16 +11,16 @@ Contextual Retrieval", 2024) with the document structure as the context instead 
 and the title field of BM25F (Robertson, Zaragoza & Taylor, "Simple BM25 extension to multiple
 weighted fields", CIKM 2004) folded into one field.
 
-Title: the words of the file name (without product codes), then the first title-like lines of the front matter that name something
+Title: the first title-like lines of the front matter that name something
 (:func:`core.query.names.title_lines` / ``title_variants``), at most :data:`TITLE_LINES`, joined by
-" · ". Section path: :attr:`core.types.Block.section` with " > " shown as " › ".
+" · "; else the first heading. Never the file name (see :func:`document_title`). Section path:
+:attr:`core.types.Block.section` with " > " shown as " › " (its first level dropped when it repeats
+the title).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from pathlib import PurePosixPath
 
 from core.query.names import title_lines, title_variants
 from core.types import ExtractedDocument
@@ -32,33 +32,27 @@ TITLE_LINES = 2
 """Title-like lines of the front matter used in a title (besides the file name)."""
 FRONT_BLOCKS = 12
 """Blocks read from the top of a document for its title lines."""
-_UIN = re.compile(r"(?=(?:.*\d){4})(?=(?:.*[a-z]){3})[a-z0-9]{8,}", re.IGNORECASE)
-"""Product codes such as ``HDFHLIP23024V072223`` (not a readable title)."""
 SEP_TITLE = " · "
 SEP_SECTION = " › "
 SEP_CONTEXT = " — "
 
 
-def readable_stem(path: str) -> str:
-    """The words of a file name without product codes and numbers, ``""`` when no word is left
-    (``HDFHLIP23024V072223.pdf``). ``"hr/Contoso_Employee_Handbook.pdf"`` → ``"Contoso Employee Handbook"``.
-    """
-    words = [w for w in re.split(r"[_\-.\s]+", PurePosixPath(path).stem)
-             if w and not _UIN.fullmatch(w) and not w.isdigit()]
-    return " ".join(words) if any(sum(ch.isalpha() for ch in w) >= 3 for w in words) else ""
-
-
 def document_title(doc: ExtractedDocument) -> str:
-    """The title of ``doc`` for chunk contexts (module doc); ``""`` when nothing names it."""
-    stem = readable_stem(doc.path)
+    """The title of ``doc`` for chunk contexts (module doc); ``""`` when nothing names it.
+
+    Only the document's content decides it, never its file name: a copy or a renamed file keeps its
+    chunks' contexts, so their vectors are reused and a moved file's stored contexts stay true.
+    """
     front = "\n".join(b.text for b in doc.blocks[:FRONT_BLOCKS])
     lines: list[str] = []
     for line in title_lines(front):
-        if title_variants(line) and line.lower() not in {x.lower() for x in [stem, *lines]}:
+        if title_variants(line) and line.lower() not in {x.lower() for x in lines}:
             lines.append(line)
         if len(lines) == TITLE_LINES:
             break
-    return SEP_TITLE.join([p for p in [stem, *lines] if p])
+    if not lines:
+        lines = [b.text.strip() for b in doc.blocks[:FRONT_BLOCKS] if b.kind == "heading"][:1]
+    return SEP_TITLE.join(lines)
 
 
 def chunk_context(title: str, section: str, count: Callable[[str], int], budget: int) -> str:

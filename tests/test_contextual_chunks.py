@@ -16,7 +16,7 @@ from core.retrieval import HybridRetriever
 from core.store import Store
 from core.types import Block, ExtractedDocument
 from indexer.chunker import Chunker
-from indexer.context import chunk_context, document_title, readable_stem
+from indexer.context import chunk_context, document_title
 from indexer.embed_cache import indexed_hash
 from tests.incremental_helpers import Factory, build, make_settings
 
@@ -46,11 +46,10 @@ def test_contextual_off_leaves_chunks_without_context() -> None:
     assert chunk.context == "" and chunk.indexed_text == chunk.text
 
 
-def test_title_from_front_matter_when_the_file_name_names_nothing() -> None:
+def test_title_comes_from_the_front_matter_not_the_file_name() -> None:
     front = doc(Block("x/HDFHLIP23024V072223.pdf", "Acme General Insurance Company Limited\nEasy Care\n"
                       "This policy is a contract between you and us.", page=1),
                 path="x/HDFHLIP23024V072223.pdf")
-    assert readable_stem(front.path) == ""
     assert document_title(front) == "Acme General Insurance Company Limited · Easy Care"
 
 
