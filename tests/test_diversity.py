@@ -35,6 +35,8 @@ TRAVEL = "hr/Travel_Rules.md"
     "what insurance options do we have for dental?",
     "Acupuncture: Alpha vs Beta?",
     "What's the difference between the standard and the premium plan for glasses?",
+    "Which of our two dental plans pays for braces?",
+    "Do both travel policies pay for a missed connection?",
 ])
 def test_comparison_questions_are_detected(question: str) -> None:
     assert is_comparison(question)
@@ -47,6 +49,8 @@ def test_comparison_questions_are_detected(question: str) -> None:
     "Does the policy cover both cataract and glaucoma?",
     "which documents do I need to submit with a claim?",
     "What is the waiting period for pre-existing diseases?",
+    "Are both my parents covered under the policy?",
+    "Can I claim for each of the two eyes under this policy?",
 ])
 def test_single_document_questions_are_not_comparisons(question: str) -> None:
     assert not is_comparison(question)

@@ -12,11 +12,13 @@ any one corpus:
    :mod:`core.query.doc_scope`).
 2. **A comparison verb or noun**: compare / comparison / comparing, versus / vs / vs., differ /
    differs / difference(s), distinguish, contrast.
-3. **A choice among documents**: "which/what" followed within three words by a document noun
-   (plan, policy, insurer, option, product, document, …: :data:`DOC_NOUNS`) — "which plan covers…",
+3. **A choice among documents**: "which" followed within four words (or "what" within two words
+   by a plural) by a document noun
+   (plan, policy, insurer, option, product, scheme, …: :data:`DOC_NOUNS`) — "which plan covers…",
    "which of the policies…", "what insurance options…"; or a quantifier over a plural document noun:
    "both plans", "either policy", "each of the plans", "all (of) our policies", "any of the
-   insurers", "the two/three plans".
+   insurers", "the two/three plans", with up to two words between ("both health plans", "our two
+   travel policies").
 4. **"between X and Y"** together with a document noun or a named document ("the difference between
    the Standard and the Plus plan").
 
@@ -50,12 +52,13 @@ COMPARE_WORDS = re.compile(
     r"\b(?:compare[sd]?|comparing|comparison|comparisons|versus|vs\.?|differ|differs|differing|"
     r"difference|differences|distinguish(?:es)?|contrast)\b", re.IGNORECASE)
 """Rule 2."""
-WHICH_DOC = re.compile(rf"\bwhich\b(?:\W+\w+){{0,3}}?\W+{_NOUN}\b|\bwhat\b(?:\W+\w+){{0,2}}?\W+{_PLURAL}\b",
+WHICH_DOC = re.compile(rf"\bwhich\b(?:\W+\w+){{0,4}}?\W+{_NOUN}\b|\bwhat\b(?:\W+\w+){{0,2}}?\W+{_PLURAL}\b",
                        re.IGNORECASE)
 """Rule 3, first half: "which plan", "which of the policies", "what insurance options"."""
 QUANTIFIED = re.compile(
     rf"\b(?:both|either|neither|each|all|any|two|three|several|multiple|various)\b(?:\s+(?:of|the|our|"
-    rf"your|my|these|those))*\s+(?:{_PLURAL}|{_SINGULAR}{_NOT_A_DOCUMENT})\b", re.IGNORECASE)
+    rf"your|my|these|those))*(?:\s+[\w-]+){{0,2}}?\s+(?:{_PLURAL}|{_SINGULAR}{_NOT_A_DOCUMENT})\b",
+    re.IGNORECASE)
 """Rule 3, second half: "both plans", "either policy", "each of the plans", "all our policies"."""
 BETWEEN = re.compile(r"\bbetween\b.+\band\b", re.IGNORECASE)
 """Rule 4 (with a document noun or a named document)."""
