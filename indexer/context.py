@@ -13,13 +13,15 @@ weighted fields", CIKM 2004) folded into one field.
 
 Title: the first title-like lines of the front matter that name something
 (:func:`core.query.names.title_lines` / ``title_variants``), at most :data:`TITLE_LINES`, joined by
-" · "; else the first heading. Never the file name (see :func:`document_title`). Section path:
-:attr:`core.types.Block.section` with " > " shown as " › " (its first level dropped when it repeats
-the title).
+" · ", skipping lines that open a part of the document ("SECTION A) PREAMBLE", "1. DEFINITIONS");
+else the first heading that is not such a line. Never the file name (see :func:`document_title`).
+Section path: :attr:`core.types.Block.section` with " > " shown as " › " (its first level dropped
+when it repeats the title).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from core.query.names import title_lines, title_variants
@@ -32,6 +34,11 @@ TITLE_LINES = 2
 """Title-like lines of the front matter used in a title (besides the file name)."""
 FRONT_BLOCKS = 12
 """Blocks read from the top of a document for its title lines."""
+SECTION_LINE = re.compile(
+    r"^(?:(?:section|part|chapter|article|art\.|clause|schedule|annex(?:ure)?|appendix|table of contents|"
+    r"contents|preamble|definitions?)\b|\(?(?:\d+|[ivxlc]+|[a-z])[.)]\s|\d+(?:\.\d+)+\s?)", re.IGNORECASE)
+"""A line that opens a part of the document ("SECTION A) PREAMBLE", "1. DEFINITIONS", "Art. 18"), not
+its title."""
 SEP_TITLE = " · "
 SEP_SECTION = " › "
 SEP_CONTEXT = " — "
@@ -46,12 +53,15 @@ def document_title(doc: ExtractedDocument) -> str:
     front = "\n".join(b.text for b in doc.blocks[:FRONT_BLOCKS])
     lines: list[str] = []
     for line in title_lines(front):
+        if SECTION_LINE.match(line):
+            continue
         if title_variants(line) and line.lower() not in {x.lower() for x in lines}:
             lines.append(line)
         if len(lines) == TITLE_LINES:
             break
     if not lines:
-        lines = [b.text.strip() for b in doc.blocks[:FRONT_BLOCKS] if b.kind == "heading"][:1]
+        heads = [b.text.strip() for b in doc.blocks[:FRONT_BLOCKS] if b.kind == "heading"]
+        lines = [h for h in heads if not SECTION_LINE.match(h)][:1]
     return SEP_TITLE.join(lines)
 
 
