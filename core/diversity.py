@@ -67,3 +67,18 @@ def interleave(lists: Sequence[Sequence[ScoredChunk]], n: int) -> list[ScoredChu
 def documents_of(chunks: Sequence[ScoredChunk]) -> tuple[str, ...]:
     """The distinct paths of ``chunks`` in order of first appearance."""
     return tuple(dict.fromkeys(sc.chunk.path for sc in chunks))
+
+
+def capped(fused: Sequence[ScoredChunk], pool: int, share: float = 0.25) -> list[ScoredChunk]:
+    """``fused`` reordered so that its first ``pool`` candidates hold at most ``max(2, share · pool)``
+    of any one document while other documents have candidates (a per-document quota on the
+    reranker's pool); the rest follow in their order."""
+    cap = max(2, int(share * pool))
+    counts: dict[str, int] = {}
+    first: list[ScoredChunk] = []
+    later: list[ScoredChunk] = []
+    for sc in fused:
+        n = counts.get(sc.chunk.path, 0)
+        (first if n < cap and len(first) < pool else later).append(sc)
+        counts[sc.chunk.path] = n + 1
+    return first + later

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.config import RerankSettings, RetrievalSettings
-from core.diversity import diversify, documents_of, interleave
+from core.diversity import capped, diversify, documents_of, interleave
 from core.embedder import Embedder, embed_queries
 from core.fusion import convex_fusion, reciprocal_rank_fusion
 from core.language import language_name, translation_target
@@ -171,7 +171,8 @@ class HybridRetriever:
         k = top_k or self.settings.top_k
         query = expand_glossary(question, self.settings.glossary)
         timings: dict[str, float] = {"embed": 0.0, "retrieve": 0.0, "rerank": 0.0}
-        (where, named), keywords = self._where(question, scope), tokenize(query)
+        worded = self.settings.diversity == "auto" and is_comparison(question)
+        (where, named), keywords = self._where(question, scope, union=worded), tokenize(query)
         if where == "false" or self.store.count_chunks() == 0 or not keywords:
             return RetrievalResult([], query, timings)
         if self.scoper is not None and where is not None:  # confined: a document's name is noise
@@ -184,7 +185,7 @@ class HybridRetriever:
         t1 = time.perf_counter()
         variants = [(vectors[0], " ".join(keywords))]
         variants += [(v, keyword_query(t)) for v, t in zip(vectors[1:], translations, strict=True)]
-        fused = self._candidates(variants, where, named if compare else ())
+        fused = self._candidates(variants, where, named if compare else (), compare)
         fused = exact_match_boost(question, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
         asked = " ".join([question, *translations])
@@ -212,16 +213,17 @@ class HybridRetriever:
         log.info("question translated into %s: %s", target, "yes" if translated else "failed")
         return [translated] if translated and translated != query else []
 
-    def _where(self, question: str, scope: Sequence[str]) -> tuple[str | None, list[str]]:
+    def _where(self, question: str, scope: Sequence[str],
+               union: bool = False) -> tuple[str | None, list[str]]:
         """``(filter, named)``: the filter is ``None`` when the scope covers every indexed document,
-        else a path filter; a question that names documents (see :class:`~core.scoping.DocumentScoper`)
-        narrows the scope to them, and ``named`` lists them (else ``[]``)."""
+        else a path filter; a question that names documents (see :class:`~core.scoping.DocumentScoper`;
+        ``union`` for a comparison) narrows the scope to them, and ``named`` lists them (else ``[]``)."""
         everything = any(g.strip().strip("/") in (ALL, "*", "") for g in scope)
         if everything and self.scoper is None:
             return None, []
         allowed = self._allowed(scope)
         if self.scoper is not None:
-            narrowed = self.scoper.narrow(question, scope, allowed)
+            narrowed = self.scoper.narrow(question, scope, allowed, union)
             if list(narrowed) != list(scope):
                 named = sorted(set(narrowed) & set(allowed))
                 log.info("document scope: %d documents named", len(named))
@@ -234,12 +236,14 @@ class HybridRetriever:
         return sorted(scope_paths(indexed, scope))
 
     def _candidates(self, variants: Sequence[tuple[np.ndarray, str]], where: str | None,
-                    named: Sequence[str]) -> list[ScoredChunk]:
+                    named: Sequence[str], compare: bool = False) -> list[ScoredChunk]:
         """Fused candidates of the query ``variants`` (vector, keywords); with two or more ``named``
         documents, fused per document and interleaved (:func:`core.diversity.interleave`) so that
-        each one reaches the reranker."""
+        each one reaches the reranker; for another comparison, no document fills more than a quarter
+        of the reranker's pool while others have candidates (:func:`core.diversity.capped`)."""
         if len(named) < 2:
-            return self._fuse(variants, where)
+            fused = self._fuse(variants, where)
+            return capped(fused, self.rerank_settings.candidates) if compare else fused
         per_doc = [self._fuse(variants, path_filter([p])) for p in named]
         return interleave(per_doc, self.settings.candidates * 2)
 

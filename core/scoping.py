@@ -37,10 +37,12 @@ class DocumentScoper:
         self._key: frozenset[tuple[str, str]] = frozenset()
         self._catalog: DocumentCatalog | None = None
 
-    def narrow(self, question: str, scope: Sequence[str], allowed: Sequence[str]) -> list[str]:
+    def narrow(self, question: str, scope: Sequence[str], allowed: Sequence[str],
+               union: bool = False) -> list[str]:
         """The named documents among ``allowed`` (indexed paths inside ``scope``), or ``scope`` unchanged
-        when the question names none of them."""
-        return restrict(scope, detect_scope(question, self.catalog()), allowed)
+        when the question names none of them; ``union`` for a comparison (see
+        :func:`~core.query.doc_scope.detect_scope`)."""
+        return restrict(scope, detect_scope(question, self.catalog(), union=union), allowed)
 
     def name_words(self, question: str, allowed: Sequence[str]) -> set[str]:
         """Folded words of the document names in ``question`` that name a document in ``allowed``.

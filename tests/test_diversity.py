@@ -11,9 +11,10 @@ import pytest
 from core.answer.extractive import ExtractiveAnswerer
 from core.answering import PolicyAnswerService
 from core.config import RerankSettings, RetrievalSettings
-from core.diversity import diversify, interleave
+from core.diversity import capped, diversify, interleave
 from core.embedder import FakeEmbedder
 from core.query.compare import is_comparison
+from core.query.doc_scope import build_catalog, detect_scope
 from core.rerank.base import FakeReranker
 from core.retrieval import HybridRetriever
 from core.scoping import DocumentScoper
@@ -137,3 +138,18 @@ def test_comparison_answer_quotes_each_document_by_name(store: tuple[Store, Fake
     assert answer.found
     assert {c.file for c in answer.citations} == {ALPHA, BETA}
     assert "Alpha Health Plan: " in answer.answer and "Beta Health Plan: " in answer.answer
+
+
+def test_capped_pool_lets_other_documents_in() -> None:
+    fused = [sc("long", 0.9 - i / 100, i) for i in range(10)] + [sc("short", 0.5, 0), sc("short", 0.4, 1)]
+    pool = capped(fused, 8)
+    assert [x.chunk.path for x in pool[:8]].count("short") == 2
+    assert len(pool) == len(fused)
+
+
+def test_comparison_unites_the_documents_of_overlapping_names() -> None:
+    catalog = build_catalog([("a.md", "Orbit Shield\nBooklet"), ("b.md", "Nova Guard\nBooklet"),
+                             ("ab.md", "Plans overview\nOrbit Shield and Nova Guard side by side")])
+    question = "Orbit Shield or Nova Guard: which pays for glasses?"
+    assert detect_scope(question, catalog) == ["ab.md"]  # the names share one document
+    assert detect_scope(question, catalog, union=True) == ["a.md", "ab.md", "b.md"]

@@ -15,8 +15,9 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
    of a definition question gets a bonus; the answer's confidence is the best score capped at 1;
 4. pick up to ``answer.max_sentences`` units greedily (best first; skip near-duplicates and units
    that add no new question word), quote them with their source numbers; for a comparison
-   (``request.documents``: sources spread over documents) quote the best unit of each document
-   instead, each after its document's name (:mod:`core.answer.per_document`);
+   (``request.documents``: sources spread over documents) the best unit of each document comes
+   first, the quotes are grouped by document and each follows its document's name
+   (:mod:`core.answer.per_document`);
 5. when the best score is below ``answer.min_score``, or the chosen units cover less than
    ``answer.min_coverage`` of the question's content words and none is semantically close to it
    (groundedness gate), say it could not find the answer.
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.answer.per_document import document_label, per_document
+from core.answer.per_document import by_document, document_labels, per_document
 from core.answer.safety import DECLINE_TEXT, unsafe_rule
 from core.answer.sentences import Unit, is_heading, list_items, split_units
 from core.config import AnswerSettings
@@ -118,13 +119,16 @@ class ExtractiveAnswerer:
             log.info("not found: best unit score %.3f < min_score %.3f", best, self.settings.min_score)
             return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         compare = per_document(ranked, request.sources, request.documents)
-        chosen = compare if len(compare) > 1 else self._select(ranked)
+        chosen = self._select(ranked)
+        if len(compare) > 1:  # a comparison: every document's best unit, then the usual picks
+            chosen = by_document(compare, chosen, request.sources, request.documents)
         if not self._grounded(request.question, chosen, idf, unseen):
             return Generation(NOT_FOUND_TEXT, (), self.name, found=False, score=best)
         units = _units_by_source(request)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
         shown = [c for c in chosen if (c.unit.source, c.unit.lead) not in intros]  # quoted with intro
-        names = {i: f"{document_label(sc.chunk)}: " if len(compare) > 1 else ""
+        labels = document_labels([sc.chunk for sc in request.sources])
+        names = {i: f"{labels[sc.chunk.path]}: " if len(compare) > 1 else ""
                  for i, sc in enumerate(request.sources, start=1)}
         text = expand_glossary(" ".join(names[c.unit.source] + _render(c.unit, units[c.unit.source])
                                         for c in shown), self.glossary)

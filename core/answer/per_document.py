@@ -36,9 +36,25 @@ def per_document(ranked: Sequence[T], sources: Sequence[ScoredChunk], documents:
     return [best[d] for d in documents if d in best]
 
 
-def document_label(chunk: Chunk) -> str:
-    """A short name of a chunk's document: the first part of the title in its context
-    (``"Contoso Benefit Options"`` of ``"Contoso Benefit Options · … — Section › …"``), else the file
-    name without extension and with ``_`` as spaces."""
-    title = chunk.context.split(" — ")[0].split(" · ")[0].strip() if chunk.context else ""
-    return title or PurePosixPath(chunk.path).stem.replace("_", " ")
+def by_document(chosen: Sequence[T], extra: Sequence[T], sources: Sequence[ScoredChunk],
+                documents: Sequence[str]) -> list[T]:
+    """``chosen`` plus the units of ``extra`` not in it, grouped by document in the order of
+    ``documents`` (each group keeps its order), so an answer reads document by document."""
+    units = list(chosen) + [u for u in extra if u not in chosen]
+    order = {d: i for i, d in enumerate(documents)}
+    return sorted(units, key=lambda u: order.get(sources[u.unit.source - 1].chunk.path, len(order)))
+
+
+def document_labels(chunks: Sequence[Chunk]) -> dict[str, str]:
+    """A short name per document of ``chunks`` (path → label), distinct between them: the last part
+    of the title in each chunk's context (``"Northwind Health Plus Plan"`` of ``"Contoso Electronics ·
+    Northwind Health Plus Plan — …"``); when two documents would get the same label (or one has no
+    context), every document is named by its file name without extension, ``_`` as spaces."""
+    titles: dict[str, str] = {}
+    for c in chunks:
+        title = c.context.split(" — ")[0].split(" · ")[-1].strip() if c.context else ""
+        titles.setdefault(c.path, title)
+    names = list(titles.values())
+    if all(names) and len(set(n.lower() for n in names)) == len(names):
+        return titles
+    return {p: PurePosixPath(p).stem.replace("_", " ") for p in titles}
