@@ -153,3 +153,14 @@ def test_comparison_unites_the_documents_of_overlapping_names() -> None:
     question = "Orbit Shield or Nova Guard: which pays for glasses?"
     assert detect_scope(question, catalog) == ["ab.md"]  # the names share one document
     assert detect_scope(question, catalog, union=True) == ["a.md", "ab.md", "b.md"]
+
+
+def test_comparison_finds_a_document_by_a_name_only_its_body_carries(
+        store: tuple[Store, FakeEmbedder]) -> None:
+    s, emb = store
+    add_document(s, emb, "hr/gamma.md", ["General terms.", "Claims.", "Exclusions.",
+                                         "Under the Zeta Prime Cover acupuncture is paid in full."])
+    question = "Compare acupuncture in the Alpha Health Plan with the Zeta Prime Cover"
+    result = retriever(store).retrieve(question)
+    assert set(result.named) == {ALPHA, "hr/gamma.md"}
+    assert {c.chunk.path for c in result.chunks} == {ALPHA, "hr/gamma.md"}

@@ -167,3 +167,12 @@ def _named_in_titles(question: str, catalog: DocumentCatalog, max_docs: int = MA
         return None
     log.info("document scope (title text): %d names → %d documents", len(names), len(paths))
     return paths
+
+
+def unknown_names(question: str, known: set[str]) -> list[str]:
+    """Product names of ``question`` (runs of 2+ capitalised words, :func:`core.query.exact.extract_terms`)
+    none of whose words is in ``known`` (the words of the catalog names it matched)."""
+    from core.query.exact import extract_terms
+
+    names = [t.text for t in extract_terms(question) if t.slot == "name" and len(t.text.split()) >= 2]
+    return [n for n in names if not set(name_tokens(n)) & known]
