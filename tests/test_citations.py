@@ -63,7 +63,7 @@ def problems(qa_index: QAIndex) -> tuple[list[str], int]:
     return out, checks
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING)
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=PENDING)
 def test_every_cited_page_holds_its_quote_and_every_section_is_a_heading(
         problems: tuple[list[str], int]) -> None:
     found, checks = problems
