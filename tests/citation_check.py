@@ -35,9 +35,10 @@ class Quote:
 
 
 def norm(text: str) -> str:
-    """NFKC, lowercase, whitespace collapsed, spaces around table pipes dropped."""
+    """NFKC, lowercase, whitespace collapsed, spaces around table pipes and empty cells dropped (the
+    answerer quotes a row without its empty cells)."""
     t = _WS.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
-    return re.sub(r"\s*\|\s*", "|", t)
+    return re.sub(r"\|+", "|", re.sub(r"\s*\|\s*", "|", t))
 
 
 def quotes(answer: Answer, glossary: Mapping[str, str] | None = None) -> list[Quote]:

@@ -11,7 +11,7 @@ DOC = ExtractedDocument("a.pdf", [
     Block("a.pdf", "Exclusions", page=2, kind="heading", section="Exclusions"),
     Block("a.pdf", "Cataract is excluded for two years.", page=2, section="Exclusions"),
     Block("a.pdf", "ICSI", page=3, kind="heading", section="Exclusions > ICSI"),
-    Block("a.pdf", "| Procedure | Limit |\n| --- | --- |\n| ICSI | 50% |", page=3, kind="table",
+    Block("a.pdf", "| Procedure | | Limit |\n| --- | --- | --- |\n| ICSI | | 50% |", page=3, kind="table",
           section="Exclusions > ICSI"),
     Block("a.pdf", "• Dental", page=4, kind="heading", section="Exclusions > • Dental"),
     Block("a.pdf", "Claims are paid in 30 days.", page=5, section="Claims"),
