@@ -54,6 +54,7 @@ from indexer.extract.pdfium_page import column_text, image_boxes, open_document,
 from indexer.extract.pdfium_text import pdfium_page_text
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
 from indexer.extract.tables import (
+    carry_down,
     clean_rows,
     column_list_text,
     merge_continuations,
@@ -294,7 +295,7 @@ def _plumber_segments(page: Any) -> list[Segment] | None:
     """Text and markdown tables of one pdfplumber page, top to bottom; None when it has no table."""
     tables = []
     for t in page.find_tables():
-        rows = merge_continuations(clean_rows(t.extract()))
+        rows = merge_continuations(clean_rows(carry_down(t.extract(), [list(r.cells) for r in t.rows])))
         if rows:
             tables.append((t.bbox, rows))
     if not tables:
