@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +29,8 @@ import pypdf
 
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
-from core.types import Block, ExtractedDocument
-from indexer.extract.headings import SectionTracker, emphasised_lines
-from indexer.extract.normalize import (
-    Repeats,
-    drop_lines,
-    hyphenated_words,
-    join_hyphenated,
-    nfkc,
-    repeated_lines,
-)
+from core.types import ExtractedDocument, ExtractionReport
+from indexer.extract.headings import emphasised_lines
 from indexer.extract.ocr import OcrEngine
 from indexer.extract.pdf_objects import (
     has_image_xobject,
@@ -49,8 +40,16 @@ from indexer.extract.pdf_objects import (
     shows_text,
     wants_tables,
 )
+from indexer.extract.pdf_blocks import Segment, to_blocks
 from indexer.extract.pdf_tables import Grid, band_text, find_grids, page_chars, table_rows
-from indexer.extract.pdfium_page import column_text, image_boxes, open_document, save_copy
+from indexer.extract.pdfium_page import (
+    column_text,
+    edge_lines,
+    image_boxes,
+    open_document,
+    save_copy,
+    text_boxes,
+)
 from indexer.extract.pdfium_text import pdfium_page_text
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
 from indexer.extract.tables import (
@@ -58,24 +57,10 @@ from indexer.extract.tables import (
     clean_rows,
     column_list_text,
     merge_continuations,
-    split_markdown_table,
     to_markdown,
-    within_tokens,
 )
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A piece of one page in reading order: ``kind`` "text" or "table" (markdown); ``span`` is the
-    (top, bottom) band of the page, in points from the top, that a pdfplumber text piece comes from."""
-
-    kind: str
-    text: str
-    span: tuple[float, float] | None = None
-    headings: dict[str, int] = field(default_factory=dict)
-    """Lines of this piece set in a larger font, with their heading level."""
 
 
 Plumbed = tuple[list[Segment], Any]
@@ -107,13 +92,16 @@ def _extract(reader: pypdf.PdfReader, path: Path, rel: str, settings: Extraction
     table_pages = [i for i in range(len(reader.pages)) if wants_tables(reader, i, settings)]
     pdoc = _pdfium_document(path, len(reader.pages))
     plumbed = _with_tables(path, table_pages, pdoc, notes.warnings) if table_pages else {}
-    segments = [_page_segments(reader, pdoc, i, plumbed, ocr, settings, notes)
+    edges: list[list[tuple[str, str]]] = [[] for _ in reader.pages]
+    segments = [_page_segments(reader, pdoc, i, plumbed, ocr, settings, notes, edges)
                 for i in range(len(reader.pages))]
     if notes.ocr_pages:
         log.info("%s: OCR of %d pages/regions in %.1f s", rel, notes.ocr_pages, notes.ocr_seconds)
-    blocks = _to_blocks(rel, segments, settings)
+    blocks, dropped = to_blocks(rel, segments, settings, edges)
+    report = ExtractionReport(ocr_pages=sorted(set(notes.ocr_page_numbers)),
+                              needs_ocr_pages=list(notes.needs_ocr), furniture_lines=dropped)
     return ExtractedDocument(path=rel, blocks=blocks, pages=len(reader.pages), warnings=notes.warnings,
-                             needs_ocr_pages=notes.needs_ocr)
+                             needs_ocr_pages=notes.needs_ocr, report=report)
 
 
 def _extract_repaired(path: Path, rel: str, settings: ExtractionSettings, ocr: OcrEngine | None,
@@ -162,13 +150,14 @@ def _pdfium_page(pdoc: Any, index: int) -> Any | None:
 
 
 def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict[int, Plumbed],
-                   ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes) -> list[Segment]:
+                   ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes,
+                   edges: list[list[tuple[str, str]]]) -> list[Segment]:
     """One page's segments: pdfplumber's (tables), else PDFium's text (pypdf's without PDFium or on
     rotated pages) after the OCR gate, read by columns when two-column, followed by the OCR of large
-    images."""
+    images. The lines in the page's top and bottom bands go to ``edges[index]``."""
     if index in plumbed:
         segments, page = plumbed[index]
-        return _plumbed_in_columns(page, segments) if page is not None else segments
+        return _plumbed_in_columns(page, segments, edges, index) if page is not None else segments
     page = _pdfium_page(pdoc, index) if pdoc is not None else None
     if page is None:
         text, emphasised = pypdf_page_text(reader, index, notes.warnings)
@@ -179,13 +168,16 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
         images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
         replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
         if replaced is not None:
-            return [Segment("text", replaced)]
-        text = (column_text(page, textpage=textpage) if textpage is not None else None) or text
+            return [Segment("ocr", replaced)] if replaced else []
+        if textpage is not None:
+            boxes = text_boxes(page, textpage)
+            edges[index] = edge_lines(page, textpage, boxes)
+            text = column_text(page, textpage=textpage, boxes=boxes) or text
     finally:
         if textpage is not None:
             textpage.close()
     extra = image_text(page, index + 1, images, ocr, settings, notes)
-    return [Segment("text", text, headings=emphasised)] + ([Segment("text", extra)] if extra else [])
+    return [Segment("text", text, headings=emphasised)] + ([Segment("ocr", extra)] if extra else [])
 
 
 def _textpage(page: Any, index: int) -> Any | None:
@@ -197,12 +189,16 @@ def _textpage(page: Any, index: int) -> Any | None:
         return None
 
 
-def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
+def _plumbed_in_columns(page: Any, segments: list[Segment], edges: list[list[tuple[str, str]]],
+                        index: int) -> list[Segment]:
     """pdfplumber's segments of a table page, with the text between tables read column by column
-    when that band of the page is two-column (pdfplumber reads across both columns line by line)."""
+    when that band of the page is two-column (pdfplumber reads across both columns line by line);
+    the lines in the page's top and bottom bands go to ``edges[index]``."""
     out = []
     textpage = None
     try:
+        textpage = page.get_textpage()
+        edges[index] = edge_lines(page, textpage)
         for seg in segments:
             if seg.kind == "table":
                 listed = column_list_text(seg.text)
@@ -326,36 +322,3 @@ def _crop_text(page: Any, top: float, bottom: float) -> str:
     x0, y0, x1, y1 = page.bbox
     region = page.crop((x0, max(top, y0), x1, min(bottom, y1)), relative=False, strict=False)
     return str(region.extract_text() or "")
-
-
-def _header_lines(pages: list[str], ratio: float) -> Repeats:
-    """The repeated header/footer lines of ``pages`` (:func:`repeated_lines`), or none when they are
-    all the text there is (a PDF of identical pages, or pages of "Form 3 of 9" lines only: dropping
-    them would leave the file without text)."""
-    keys = repeated_lines(pages, ratio)
-    if keys and not any(drop_lines(page, keys).strip() for page in pages):
-        return Repeats()
-    return keys
-
-
-def _to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings) -> list[Block]:
-    """Normalise text segments (NFKC, repeated header/footer lines, hyphenation), cut them at heading
-    lines into sections (:class:`SectionTracker`) and split large tables into parts of at most
-    ``table_max_tokens`` cl100k tokens that repeat the header."""
-    texts = [[nfkc(s.text) if s.kind == "text" else s.text for s in page] for page in pages]
-    keys = _header_lines(["\n".join(t) for t in texts], settings.repeated_line_ratio)
-    keep = hyphenated_words("\n".join("\n".join(t) for t in texts))
-    sections = SectionTracker()
-    blocks: list[Block] = []
-    for page_no, (segs, page_texts) in enumerate(zip(pages, texts, strict=True), start=1):
-        for seg, text in zip(segs, page_texts, strict=True):
-            if seg.kind == "table":
-                for part in split_markdown_table(text, within_tokens(settings.table_max_tokens)):
-                    blocks.append(Block(path=rel, text=part, page=page_no, section=sections.section,
-                                        kind="table"))
-                continue
-            text = join_hyphenated(drop_lines(text, keys), keep).strip()
-            for section, part, is_heading in sections.split(text, seg.headings):
-                blocks.append(Block(path=rel, text=part, page=page_no, section=section,
-                                    kind="heading" if is_heading else "text"))
-    return blocks
