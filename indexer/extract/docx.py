@@ -148,7 +148,8 @@ class _Walker:
                 self.add(text)
         else:
             self.report.tables += 1
-            for part in split_markdown_table(to_markdown(rows), within_tokens(self.settings.table_max_tokens)):
+            fits = within_tokens(self.settings.table_max_tokens)
+            for part in split_markdown_table(to_markdown(rows), fits):
                 self.add(part, "table")
         self.flush_notes()
 

@@ -77,7 +77,8 @@ def _guess(names: list[str]) -> str:
 
 def doc_converter() -> tuple[str, str] | None:
     """The converter on PATH: ("antiword", path) first, else ("libreoffice", soffice path), else None."""
-    for name, binary in (("antiword", "antiword"), ("libreoffice", "soffice"), ("libreoffice", "libreoffice")):
+    candidates = (("antiword", "antiword"), ("libreoffice", "soffice"), ("libreoffice", "libreoffice"))
+    for name, binary in candidates:
         found = shutil.which(binary)
         if found is not None:
             return name, found

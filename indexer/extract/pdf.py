@@ -32,6 +32,8 @@ from core.errors import ExtractionError
 from core.types import ExtractedDocument, ExtractionReport
 from indexer.extract.headings import emphasised_lines
 from indexer.extract.ocr import OcrEngine
+from indexer.extract.pdf_blocks import Segment, to_blocks
+from indexer.extract.pdf_forms import page_fields
 from indexer.extract.pdf_objects import (
     has_image_xobject,
     one_line,
@@ -40,7 +42,6 @@ from indexer.extract.pdf_objects import (
     shows_text,
     wants_tables,
 )
-from indexer.extract.pdf_blocks import Segment, to_blocks
 from indexer.extract.pdf_tables import Grid, band_text, find_grids, page_chars, table_rows
 from indexer.extract.pdfium_page import (
     column_text,
@@ -94,7 +95,7 @@ def _extract(reader: pypdf.PdfReader, path: Path, rel: str, settings: Extraction
     plumbed = _with_tables(path, table_pages, pdoc, notes.warnings) if table_pages else {}
     edges: list[list[tuple[str, str]]] = [[] for _ in reader.pages]
     segments = [_page_segments(reader, pdoc, i, plumbed, ocr, settings, notes, edges)
-                for i in range(len(reader.pages))]
+                + _form_segments(reader, pdoc, i) for i in range(len(reader.pages))]
     if notes.ocr_pages:
         log.info("%s: OCR of %d pages/regions in %.1f s", rel, notes.ocr_pages, notes.ocr_seconds)
     blocks, dropped = to_blocks(rel, segments, settings, edges)
@@ -102,6 +103,15 @@ def _extract(reader: pypdf.PdfReader, path: Path, rel: str, settings: Extraction
                               needs_ocr_pages=list(notes.needs_ocr), furniture_lines=dropped)
     return ExtractedDocument(path=rel, blocks=blocks, pages=len(reader.pages), warnings=notes.warnings,
                              needs_ocr_pages=notes.needs_ocr, report=report)
+
+
+def _form_segments(reader: pypdf.PdfReader, pdoc: Any, index: int) -> list[Segment]:
+    """The filled form fields of page ``index`` (:mod:`.pdf_forms`), one segment each."""
+    page = reader.pages[index]
+    if "/Annots" not in page:
+        return []
+    pdfium_page = _pdfium_page(pdoc, index) if pdoc is not None else None
+    return [Segment("form_field", line) for line in page_fields(page, pdfium_page)]
 
 
 def _extract_repaired(path: Path, rel: str, settings: ExtractionSettings, ocr: OcrEngine | None,

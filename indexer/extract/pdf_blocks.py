@@ -40,8 +40,8 @@ _LIST_START = re.compile(r"^(?:\(?[a-z0-9]{1,4}[.)]\s|[•·▪◦*\-–]\s)", r
 
 @dataclass(frozen=True)
 class Segment:
-    """A piece of one page in reading order: ``kind`` "text", "table" (markdown) or "ocr" (text read
-    by OCR); ``span`` is the (top, bottom) band of the page, in points from the top, that a
+    """A piece of one page in reading order: ``kind`` "text", "table" (markdown), "ocr" (text read
+    by OCR) or "form_field" (one filled field, "label: value"); ``span`` is the (top, bottom) band of the page, in points from the top, that a
     pdfplumber text piece comes from."""
 
     kind: str
@@ -69,7 +69,9 @@ def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings
     """Blocks of a PDF from its page ``segments`` and the edge lines of its pages; returns them and
     the number of furniture lines removed. See the module doc."""
     texts = [[nfkc(s.text) if s.kind != "table" else s.text for s in page] for page in pages]
-    keys = furniture(["\n".join(t) for t in texts], edges, settings.repeated_line_ratio)
+    keys = furniture(["\n".join(t for t, s in zip(page_texts, segs, strict=True) if s.kind != "form_field")
+                      for page_texts, segs in zip(texts, pages, strict=True)], edges,
+                     settings.repeated_line_ratio)
     keep = hyphenated_words("\n".join("\n".join(t) for t in texts))
     sections = SectionTracker()
     blocks: list[Block] = []
@@ -80,6 +82,10 @@ def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings
             if seg.kind == "table":
                 blocks.extend(Block(path=rel, text=part, page=page_no, section=sections.section,
                                     kind="table") for part in split_markdown_table(text, fits))
+                continue
+            if seg.kind == "form_field":
+                blocks.append(Block(path=rel, text=text, page=page_no, section=sections.section,
+                                    kind="form_field"))
                 continue
             kept = drop_lines(text, keys)
             dropped += sum(1 for line in text.splitlines() if line.strip()) - \

@@ -34,8 +34,14 @@ CharBox = tuple[float, float, float, float]
 WORD_GAP = 0.08
 """Horizontal gap between two characters, in em of their font size, read as a word space (tightly
 set corpus text: 0.12 em between words, ≤ 0.04 em between letters of a word)."""
-Fragment = tuple[str, float]
-"""(text of a run of one line in one font size, size in points rounded to 0.1)."""
+Fragment = tuple[str, float, bool, int]
+"""(text of a run of one line in one font size and weight, size in points rounded to 0.1, bold, the
+run's line number on the page)."""
+BOLD_WEIGHT = 600
+"""``FPDFText_GetFontWeight`` from which a font counts as bold (CSS/OpenType: 600 semibold, 700 bold)."""
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+_FORCE_BOLD = 1 << 18
+"""PDF font descriptor flag ForceBold (PDF 32000-1:2008 Table 123)."""
 
 
 def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment]] | None:
@@ -48,12 +54,13 @@ def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment]] | N
     """
     if page.get_rotation() % 180:
         return None
-    raw, sizes = spaced_text(textpage.raw, textpage.get_text_range())
-    return clean_pdfium_text(raw), size_runs(raw, sizes)
+    bold: list[bool] = []
+    raw, sizes = spaced_text(textpage.raw, textpage.get_text_range(), bold=bold)
+    return clean_pdfium_text(raw), size_runs(raw, sizes, bold)
 
 
-def spaced_text(textpage: Any, raw: str,
-                boxes: list[CharBox | None] | None = None) -> tuple[str, list[float]]:
+def spaced_text(textpage: Any, raw: str, boxes: list[CharBox | None] | None = None,
+                bold: list[bool] | None = None) -> tuple[str, list[float]]:
     """``raw`` (PDFium's text of ``textpage``) with a space put wherever two characters of a line
     sit more than :data:`WORD_GAP` em further apart than the line's letters do (:func:`_line_floors`)
     with none between them (PDFium misses gaps made by ``TJ`` offsets in tightly set text:
@@ -64,30 +71,50 @@ def spaced_text(textpage: Any, raw: str,
     (``FPDFText_GetMatrix``; PDFs that set ``Tf 1`` and scale with the text matrix would otherwise
     all read as 1 pt). Gaps are between loose character boxes (``FPDFText_GetLooseCharBox``:
     advance widths, so letters of one word touch); ``boxes``: those of :func:`char_boxes`, when the
-    caller already has them."""
+    caller already has them. ``bold``: a list to fill with each character's weight (bold or not,
+    read per word like the size: :func:`is_bold`)."""
     matrix = pdfium_c.FS_MATRIX()
     boxes = char_boxes(textpage, raw) if boxes is None else boxes
     floors = _line_floors(raw, boxes)
     out: list[str] = []
     sizes: list[float] = []
-    size, prev_right = 0.0, None
+    weights = bold if bold is not None else []
+    size, prev_right, heavy = 0.0, None, False
     for i, ch in enumerate(raw):
         if ch.isspace() or ch in "\x02\ufffe":
             out.append(ch)
             sizes.append(size)
+            weights.append(heavy)
             prev_right = None
             continue
         if prev_right is None:
             size = _size(textpage, i, matrix)
+            heavy = bold is not None and is_bold(textpage, i)
         box = boxes[i]
         if box is not None:
             if prev_right is not None and box[0] - prev_right - floors[i] > WORD_GAP * size:
                 out.append(" ")
                 sizes.append(size)
+                weights.append(heavy)
             prev_right = box[2]
         out.append(ch)
         sizes.append(size)
+        weights.append(heavy)
     return "".join(out), sizes
+
+
+def is_bold(textpage: Any, index: int) -> bool:
+    """Whether character ``index`` is set in a bold font: ``FPDFText_GetFontWeight`` ≥
+    :data:`BOLD_WEIGHT`, or, when the PDF does not say (weight ≤ 0, common in subset fonts), a font
+    name with "Bold", "Black", "Heavy", "Semibold" or "Demi" in it or the ForceBold flag."""
+    weight = pdfium_c.FPDFText_GetFontWeight(textpage, index)
+    if weight > 0:
+        return bool(weight >= BOLD_WEIGHT)
+    flags = ctypes.c_int(0)
+    buffer = ctypes.create_string_buffer(128)
+    pdfium_c.FPDFText_GetFontInfo(textpage, index, buffer, len(buffer), ctypes.byref(flags))
+    name = buffer.value.decode("latin-1").lower()
+    return bool(flags.value & _FORCE_BOLD) or any(part in name for part in _BOLD_NAMES)
 
 
 def char_boxes(textpage: Any, raw: str) -> list[CharBox | None]:
@@ -125,31 +152,34 @@ def _size(textpage: Any, index: int, matrix: Any) -> float:
     return size
 
 
-def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
-    """Cut ``raw`` (PDFium's text, one font size per character in ``sizes``) into runs of one size
-    within one line; spaces join the run they sit in, line breaks and hyphen markers end it."""
+def size_runs(raw: str, sizes: list[float], bold: list[bool] | None = None) -> list[Fragment]:
+    """Cut ``raw`` (PDFium's text, one font size per character in ``sizes`` and one weight in
+    ``bold``) into runs of one size and weight within one line; spaces join the run they sit in,
+    line breaks and hyphen markers end it."""
     runs: list[Fragment] = []
     chars: list[str] = []
-    size = -1.0
+    size, heavy, line = -1.0, False, 0
     last, rounded = math.nan, 0.0
-    for ch, s in zip(raw, sizes, strict=False):
+    weights = bold if bold is not None and len(bold) == len(raw) else [False] * len(raw)
+    for ch, s, b in zip(raw, sizes, weights, strict=False):
         if ch in "\r\n\x02\ufffe":
-            _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size)
+            _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size, heavy, line)
             chars, size = [], -1.0
+            line += ch != "\r"
             continue
         if s != last:  # sizes come in runs (one per word): round once per run
             last, rounded = s, round(s, 1)
-        if not ch.isspace() and rounded != size:
+        if not ch.isspace() and (rounded != size or b != heavy):
             if size >= 0:
-                _close(runs, chars, size)
+                _close(runs, chars, size, heavy, line)
                 chars = []
-            size = rounded
+            size, heavy = rounded, b
         chars.append(ch)
-    _close(runs, chars, size)
+    _close(runs, chars, size, heavy, line)
     return runs
 
 
-def _close(runs: list[Fragment], chars: list[str], size: float) -> None:
+def _close(runs: list[Fragment], chars: list[str], size: float, bold: bool, line: int) -> None:
     text = "".join(chars)
     if text.strip() and size > 0:
-        runs.append((nfkc(text), size))
+        runs.append((nfkc(text), size, bold, line))
