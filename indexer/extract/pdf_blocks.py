@@ -41,8 +41,8 @@ _LIST_START = re.compile(r"^(?:\(?[a-z0-9]{1,4}[.)]\s|[•·▪◦*\-–]\s)", r
 @dataclass(frozen=True)
 class Segment:
     """A piece of one page in reading order: ``kind`` "text", "table" (markdown), "ocr" (text read
-    by OCR) or "form_field" (one filled field, "label: value"); ``span`` is the (top, bottom) band of the page, in points from the top, that a
-    pdfplumber text piece comes from."""
+    by OCR) or "form_field" (one filled field, "label: value"); ``span`` is the (top, bottom) band
+    of the page, in points from the top, that a pdfplumber text piece comes from."""
 
     kind: str
     text: str
