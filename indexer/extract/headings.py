@@ -10,9 +10,12 @@ continued by a line starting in lower case, and is either
   level 1 (a single number with a mixed-case title is usually a list item: "4. Cataract");
 - **all capitals** ("DEFINITIONS", "GENERAL CONDITIONS"): level 1;
 - **an article/section label with a title** ("Art. 1 Versicherte Personen", "Section 4 Claims"): level 1;
-- **set in a larger font** than the page's body text, or **wholly in bold** at least the body's size
+- **set in a larger font** than the page's body text (level 1 or 2 by size), or **numbered and wholly
+  in bold** at least the body's size ("3. Specific Exclusions": level by the number's depth)
   (:func:`emphasised_lines`, from PDFium's font runs, :mod:`indexer.extract.pdfium_text`, or pypdf's
-  text runs): level 1 or 2 by size, when the line reads like a title (:func:`title_like`).
+  text runs), when the line reads like a title (:func:`title_like`). Bold lines without a number
+  stay body text: bold marks defined terms and emphasis far more often than headings (whole bold
+  lines would have multiplied the corpus's sections by four).
 
 Never a heading, whatever its font: a list item (a line opening with a lower-case letter or roman
 numeral and ``.`` or ``)``, or a bullet), a numbered line whose title starts in lower case ("7.5
@@ -49,6 +52,7 @@ _RUNS_ON_WORDS = frozenset((
     "not", "no", "und", "oder", "der", "die", "das", "mit", "von", "zu", "für", "bei",
 ))
 _RUNS_ON_END = (",", "-", "/", "&", "(", "–")
+_LETTERED = re.compile(r"^(?:[A-H]|[IVX]{1,4})[.)]\s+[A-Z]")
 _SENTENCE_END = (".", ",", ";", ":")
 _LIST_ITEM = re.compile(r"^[a-z]{1,4}[.)]\s")
 _ARTICLE = re.compile(r"^(?:Art\.|Article|Artikel|Section|Clause|Chapter|Kapitel)\s*\d+[a-z]?\.?\s+[A-ZÄÖÜ]")
@@ -81,15 +85,26 @@ def heading_level(line: str) -> int | None:
 def title_like(line: str) -> bool:
     """A line set in a larger or bold font reads like a title: at most :data:`MAX_WORDS` words and
     :data:`MAX_CHARS` characters, a letter in it, not a sentence (end punctuation, a defining verb),
-    not a list item, not ending in a function word, and opening with a capital, a digit or ``(``."""
+    not a list item, not ending in a function word or a dash, and opening with a capital, a digit or
+    ``(``."""
     line = line.strip()
     words = line.lower().split()
     return bool(words) and len(words) <= MAX_WORDS and len(line) <= MAX_CHARS \
-        and not line.endswith(_SENTENCE_END) and any(c.isalpha() for c in line) \
+        and not line.endswith(_SENTENCE_END + _RUNS_ON_END + ("—",)) and any(c.isalpha() for c in line) \
         and _DEFINITION.search(line) is None and _LOWER_LIST.match(line) is None \
         and not (len(words) > 1 and words[-1] in FUNCTION_WORDS) \
         and (line[0].isupper() or line[0].isdigit() or line[0] == "(") \
         and not ((m := _NUMBERED.match(line)) is not None and m.group(2)[:1].islower())
+
+
+def numbered_title(line: str) -> int | None:
+    """The level of a numbered title ("3. Specific Exclusions" → 1, "4.2 Waiting Period" → 2, "A.
+    General Conditions" → 1), or None. Only lines set wholly in bold are read this way: in body text
+    a single number before a mixed-case title is usually a list item."""
+    m = _NUMBERED.match(line.strip())
+    if m is not None:
+        return m.group(1).count(".") + 1
+    return 1 if _LETTERED.match(line.strip()) else None
 
 
 def runs_on(line: str) -> bool:
@@ -140,7 +155,9 @@ def emphasised_lines(fragments: Sequence[tuple[Any, ...]]) -> dict[str, int]:
         if size >= LARGER_FONT * body:
             out[line] = 1 if size >= LARGEST_FONT * body else 2
         elif len(frag) > 3 and frag[2] and per_line[frag[3]] == 1 and size >= 0.95 * body:
-            out.setdefault(line, 2)
+            level = numbered_title(line)
+            if level is not None:
+                out.setdefault(line, level)
     return out
 
 
