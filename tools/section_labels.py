@@ -85,8 +85,9 @@ def suspicious(doc: Doc) -> dict[str, tuple[str, list[int]]]:
         label = str(b["section"]).split(" > ")[-1]
         if not label or b["kind"] == "heading":
             continue
-        kind = ("table cell" if label in cells else "list item" if _LIST.match(label)
-                or _LOWER_NUMBERED.match(label) else "furniture" if len(heading_pages[label]) >= FURNITURE_PAGES
+        listed = _LIST.match(label) or _LOWER_NUMBERED.match(label)
+        repeated = len(heading_pages[label]) >= FURNITURE_PAGES
+        kind = ("table cell" if label in cells else "list item" if listed else "furniture" if repeated
                 else "continuation" if label in run_on else "")
         if kind:
             pages = found.get(label, (kind, []))[1]
@@ -105,7 +106,8 @@ def main() -> None:
     else:
         docs = dump_corpus()
     if args.dump:
-        args.dump.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs), encoding="utf-8")
+        lines = (json.dumps(d, ensure_ascii=False) + "\n" for d in docs)
+        args.dump.write_text("".join(lines), encoding="utf-8")
     total = 0
     for doc in docs:
         for label, (kind, pages) in sorted(suspicious(doc).items()):

@@ -42,12 +42,15 @@ def _extractors(ocr: OcrEngine | None) -> dict[str, Extractor]:
 
 
 def relative_posix(path: Path, root: Path) -> str:
-    """``path`` relative to ``root`` with POSIX separators (``path`` itself when outside ``root``)."""
+    """``path`` relative to ``root`` with POSIX separators, in Unicode NFC
+    (:func:`indexer.names.nfc`; ``path`` itself when outside ``root``)."""
+    from indexer.names import nfc
+
     # absolute, not resolved: a symlinked file keeps its name inside the root
     try:
-        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+        return nfc(Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix())
     except ValueError:
-        return path.as_posix()
+        return nfc(path.as_posix())
 
 
 def extract_file(path: Path, root: Path, settings: Settings,
