@@ -13,7 +13,7 @@ import json
 
 from core.config import Settings
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Bump when the stored row layout or the extraction/chunking code changes its output."""
 
 
