@@ -2,9 +2,10 @@
 ([MS-DOC]: a FIB, one text piece in a piece table) and an encrypted-OOXML shell
 (``EncryptionInfo`` + ``EncryptedPackage``, [MS-OFFCRYPTO] §2.3.4) without writing Office.
 
-olefile (the reader the extractor uses) and antiword read what this writes. Every stream is padded with
-NUL bytes to at least 4096 bytes (the mini-stream cutoff, §2.6.3), so none goes to a mini stream; the directory is one 512-byte sector of up to four
-entries, the root's children chained through right siblings in name order (§2.6.4).
+olefile (the reader the extractor uses) and antiword read what this writes. Every stream is
+padded with NUL bytes to at least 4096 bytes (the mini-stream cutoff, §2.6.3), so none goes to a
+mini stream; the directory is one 512-byte sector of up to four entries, the root's children chained
+through right siblings in name order (§2.6.4).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ SECTOR = 512
 END, FREE, FATSECT, NOSTREAM = 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFD, 0xFFFFFFFF
 
 
-def _entry(name: str, kind: int, start: int, size: int, right: int = NOSTREAM, child: int = NOSTREAM) -> bytes:
+def _entry(name: str, kind: int, start: int, size: int, right: int = NOSTREAM,
+           child: int = NOSTREAM) -> bytes:
     raw = name.encode("utf-16-le") + b"\x00\x00"
     return (raw.ljust(64, b"\x00") + struct.pack("<HBB", len(raw), kind, 1)
             + struct.pack("<III", NOSTREAM, right, child) + b"\x00" * 16 + b"\x00" * 4 + b"\x00" * 16
