@@ -73,7 +73,8 @@ def inspect_file(settings: Settings, store: Store | None, file: str,
     doc, error = _extract(path, root, settings)
     stored = rec.report() if rec is not None else None
     report = stored if stored is not None else (doc.report.to_json() if doc is not None else None)
-    kinds = list(report.pop("chunk_kinds", []) or []) if report is not None else []
+    stored_kinds = report.pop("chunk_kinds", None) if report is not None else None
+    kinds = [str(k) for k in stored_kinds] if isinstance(stored_kinds, list) else []
     chunks = _chunks(store, rel, kinds) if rec is not None and store is not None else []
     blocks = [_block(b) for b in doc.blocks] if doc is not None else []
     if page is not None:
@@ -112,8 +113,10 @@ def _chunks(store: Store, rel: str, kinds: list[str]) -> list[dict[str, Any]]:
 
 def _on_page(item: dict[str, Any], page: int) -> bool:
     first = item.get("page")
+    if first is None:
+        return False
     last = item.get("page_end") or first
-    return first is not None and first <= page <= last
+    return bool(first <= page <= last)
 
 
 def render_inspection(console: Console, data: dict[str, Any]) -> None:
