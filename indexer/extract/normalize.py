@@ -189,7 +189,7 @@ def compact_key(line: str) -> str:
 
 def edge_keys(pages: list[list[tuple[str, str]]], ratio: float) -> Repeats:
     """The positioned furniture of a document: compact keys of the edge-band lines (``(band, text)``
-    per page, :func:`~indexer.extract.pdfium_page.edge_lines`) found in the same band on at least
+    per page, :func:`~indexer.extract.pdfium_page.band_lines`) found in the same band on at least
     ``ratio`` of the pages and at least two, split by :data:`MIN_ANYWHERE_LETTERS`."""
     counts: Counter[tuple[str, str]] = Counter()
     for lines in pages:

@@ -44,12 +44,11 @@ from indexer.extract.pdf_objects import (
 )
 from indexer.extract.pdf_tables import Grid, band_text, find_grids, page_chars, table_rows
 from indexer.extract.pdfium_page import (
+    band_lines,
     column_text,
-    edge_lines,
     image_boxes,
     open_document,
     save_copy,
-    text_boxes,
 )
 from indexer.extract.pdfium_text import pdfium_page_text
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
@@ -64,9 +63,11 @@ from indexer.extract.tables import (
 log = logging.getLogger(__name__)
 
 
-Plumbed = tuple[list[Segment], Any]
-"""A table page's segments and its PDFium page (None when PDFium cannot load it), kept loaded from
-table detection to the column read of its text bands (a page loads in ~1-12 ms)."""
+Edges = list[tuple[str, str]]
+"""A page's lines in its top and bottom bands, ``("top"|"bottom", text)`` (furniture candidates)."""
+Plumbed = tuple[list[Segment], Any, Edges]
+"""A table page's segments, its PDFium page (None when PDFium cannot load it), kept loaded from
+table detection to the column read of its text bands (a page loads in ~1-12 ms), and its edge lines."""
 
 
 def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
@@ -110,8 +111,8 @@ def _form_segments(reader: pypdf.PdfReader, pdoc: Any, index: int) -> list[Segme
     page = reader.pages[index]
     if "/Annots" not in page:
         return []
-    pdfium_page = _pdfium_page(pdoc, index) if pdoc is not None else None
-    return [Segment("form_field", line) for line in page_fields(page, pdfium_page)]
+    loader = (lambda: _pdfium_page(pdoc, index)) if pdoc is not None else (lambda: None)
+    return [Segment("form_field", line) for line in page_fields(page, loader)]
 
 
 def _extract_repaired(path: Path, rel: str, settings: ExtractionSettings, ocr: OcrEngine | None,
@@ -166,23 +167,20 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
     rotated pages) after the OCR gate, read by columns when two-column, followed by the OCR of large
     images. The lines in the page's top and bottom bands go to ``edges[index]``."""
     if index in plumbed:
-        segments, page = plumbed[index]
-        return _plumbed_in_columns(page, segments, edges, index) if page is not None else segments
+        segments, page, edges[index] = plumbed[index]
+        return _plumbed_in_columns(page, segments) if page is not None else segments
     page = _pdfium_page(pdoc, index) if pdoc is not None else None
     if page is None:
         text, emphasised = pypdf_page_text(reader, index, notes.warnings)
         return [Segment("text", text, headings=emphasised)]
     textpage = _textpage(page, index)  # loaded once for the text and the column layout
     try:
-        text, emphasised = _fast_page_text(reader, page, index, notes.warnings, textpage)
+        text, emphasised, edges[index] = _fast_page_text(reader, page, index, notes.warnings, textpage)
         images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
         replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
         if replaced is not None:
             return [Segment("ocr", replaced)] if replaced else []
-        if textpage is not None:
-            boxes = text_boxes(page, textpage)
-            edges[index] = edge_lines(page, textpage, boxes)
-            text = column_text(page, textpage=textpage, boxes=boxes) or text
+        text = (column_text(page, textpage=textpage) if textpage is not None else None) or text
     finally:
         if textpage is not None:
             textpage.close()
@@ -199,16 +197,12 @@ def _textpage(page: Any, index: int) -> Any | None:
         return None
 
 
-def _plumbed_in_columns(page: Any, segments: list[Segment], edges: list[list[tuple[str, str]]],
-                        index: int) -> list[Segment]:
+def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
     """pdfplumber's segments of a table page, with the text between tables read column by column
-    when that band of the page is two-column (pdfplumber reads across both columns line by line);
-    the lines in the page's top and bottom bands go to ``edges[index]``."""
+    when that band of the page is two-column (pdfplumber reads across both columns line by line)."""
     out = []
     textpage = None
     try:
-        textpage = page.get_textpage()
-        edges[index] = edge_lines(page, textpage)
         for seg in segments:
             if seg.kind == "table":
                 listed = column_list_text(seg.text)
@@ -225,17 +219,19 @@ def _plumbed_in_columns(page: Any, segments: list[Segment], edges: list[list[tup
 
 
 def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int, warnings: list[str],
-                    textpage: Any | None) -> tuple[str, dict[str, int]]:
-    """PDFium's text of one page (from its ``textpage``) and its lines set in a larger font; pypdf's
-    on rotated pages or when PDFium cannot read the page's text (``textpage`` None)."""
+                    textpage: Any | None) -> tuple[str, dict[str, int], Edges]:
+    """PDFium's text of one page (from its ``textpage``), its heading lines (larger font, numbered
+    bold) and its edge lines; pypdf's text (without edge lines) on rotated pages or when PDFium
+    cannot read the page's text (``textpage`` None)."""
     try:
         found = pdfium_page_text(page, textpage) if textpage is not None else None
     except Exception as exc:  # PdfiumError on an odd page: pypdf may still read it
         log.debug("page %d: PDFium text failed (%s); using pypdf", index + 1, one_line(exc))
         found = None
     if found is None or (not found[0].strip() and shows_text(reader.pages[index])):
-        return pypdf_page_text(reader, index, warnings)  # text PDFium drops: no Tf, size 0, singular Tm
-    return found[0], emphasised_lines(found[1])
+        text, emphasised = pypdf_page_text(reader, index, warnings)  # text PDFium drops: no Tf, size 0
+        return text, emphasised, []
+    return found[0], emphasised_lines(found[1]), found[2]
 
 
 def _with_tables(path: Path, pages: list[int], pdoc: Any, warnings: list[str]) -> dict[int, Plumbed]:
@@ -253,13 +249,13 @@ def _with_tables(path: Path, pages: list[int], pdoc: Any, warnings: list[str]) -
         for i, grids in find_grids(path, list(upright)).items():
             segments = _pdfium_segments(upright[i], grids)
             if segments is not None:
-                found[i] = (segments, upright[i])
+                found[i] = (segments[0], upright[i], segments[1])
         if rest:
             with pdfplumber.open(path, password="") as pdf:
                 for i in rest:
-                    segments = _plumber_segments(pdf.pages[i])
-                    if segments is not None:
-                        found[i] = (segments, _pdfium_page(pdoc, i) if pdoc is not None else None)
+                    plumbed = _plumber_segments(pdf.pages[i])
+                    if plumbed is not None:
+                        found[i] = (plumbed, _pdfium_page(pdoc, i) if pdoc is not None else None, [])
     except Exception as exc:  # pdfminer failures: keep pypdf's text for these pages
         warnings.append(f"table detection failed ({one_line(exc)})")
         log.warning("%s: table detection failed: %s", path.name, one_line(exc))
@@ -276,10 +272,10 @@ def _upright_pages(pdoc: Any, pages: list[int]) -> dict[int, Any]:
     return out
 
 
-def _pdfium_segments(page: Any, grids: list[Grid]) -> list[Segment] | None:
+def _pdfium_segments(page: Any, grids: list[Grid]) -> tuple[list[Segment], Edges] | None:
     """Text and markdown tables of one PDFium page with the table ``grids`` found on it, top to
-    bottom (the text of each band between tables read across the page); None when no grid holds a
-    table."""
+    bottom (the text of each band between tables read across the page), and its edge lines; None
+    when no grid holds a table."""
     height = page.get_height()
     chars = page_chars(page)
     tables = [(g.bbox, rows) for g in grids if (rows := table_rows(chars, g))]
@@ -294,7 +290,7 @@ def _pdfium_segments(page: Any, grids: list[Grid]) -> list[Segment] | None:
         out.append(Segment("table", to_markdown(rows)))
         top = max(top, bbox[3])
     out.append(Segment("text", band_text(chars, top, height, boxes), (top, height)))
-    return out
+    return out, band_lines(chars.text, chars.boxes, height, top_down=True)
 
 
 def _plumber_segments(page: Any) -> list[Segment] | None:

@@ -13,6 +13,7 @@ else its partial name ``/T``. Check boxes and radio buttons count when on (a val
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -24,10 +25,10 @@ ABOVE_REACH = 16.0
 _INHERITED = ("/FT", "/V", "/T", "/TU", "/Ff")
 
 
-def page_fields(page: Any, pdfium_page: Any | None) -> list[str]:
+def page_fields(page: Any, pdfium_page: Callable[[], Any | None]) -> list[str]:
     """``"label: value"`` for each filled field widget of pypdf page ``page`` in reading order (top
-    to bottom, left to right); ``pdfium_page`` supplies the labels from the page text (None: the
-    field names are used)."""
+    to bottom, left to right); ``pdfium_page()`` loads the PDFium page that supplies the labels from
+    the page text (called only when a filled field is found; None: the field names are used)."""
     try:
         annots = page.get("/Annots")
         widgets = [a.get_object() for a in (annots.get_object() if annots is not None else [])]
@@ -45,7 +46,8 @@ def page_fields(page: Any, pdfium_page: Any | None) -> list[str]:
             box = [float(v) for v in rect]
             found.append((box, attrs, value))
     found.sort(key=lambda item: (-max(item[0][1], item[0][3]), min(item[0][0], item[0][2])))
-    textpage = pdfium_page.get_textpage() if found and pdfium_page is not None else None
+    loaded = pdfium_page() if found else None
+    textpage = loaded.get_textpage() if loaded is not None else None
     try:
         return [f"{_label(textpage, box, attrs)}: {value}" for box, attrs, value in found]
     finally:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import math
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ log = logging.getLogger(__name__)
 
 MIN_IMAGE_AREA = 0.05
 """Share of the page an image must cover to be a candidate for OCR (logos and icons are smaller)."""
+_LINE_END = re.compile("\r\n|[\r\n\x02\ufffe]")
 EDGE_BAND = 0.12
 """Share of the page height at the top and at the bottom searched for running headers and footers
 (the corpus's sit within 0.06 of the edge; body text starts below 0.08 on most pages, and only text
@@ -67,19 +70,17 @@ def text_boxes(page: Any, textpage: Any) -> list[Box]:
 
 
 def column_text(page: Any, span: tuple[float, float] | None = None,
-                textpage: Any | None = None, boxes: list[Box] | None = None) -> str | None:
+                textpage: Any | None = None) -> str | None:
     """The page's text (or that of the band ``span`` = (top, bottom), points from the top) with
     two-column bands read left column first, or ``None`` when there is no two-column band or the
     page is rotated (/Rotate 90/270: pypdf already follows the text direction there, while PDFium's
-    order runs against it). ``textpage``: the page's PDFium text page, when the caller has it;
-    ``boxes``: its :func:`text_boxes`, when the caller has them."""
+    order runs against it). ``textpage``: the page's PDFium text page, when the caller has it."""
     if page.get_rotation() % 180:
         return None
     width, height = page.get_size()
     top, bottom = span if span is not None else (0.0, height)
     textpage = page.get_textpage() if textpage is None else textpage
-    boxes = text_boxes(page, textpage) if boxes is None else boxes
-    boxes = [b for b in boxes if top <= (b.top + b.bottom) / 2 <= bottom]
+    boxes = [b for b in text_boxes(page, textpage) if top <= (b.top + b.bottom) / 2 <= bottom]
     regions = reading_regions(boxes, width, height)
     if regions is None:
         return None
@@ -88,36 +89,27 @@ def column_text(page: Any, span: tuple[float, float] | None = None,
     return "\n".join(clean_pdfium_text(p) for p in parts if p.strip())
 
 
-def edge_lines(page: Any, textpage: Any, boxes: list[Box] | None = None) -> list[tuple[str, str]]:
-    """The text lines in the page's top and bottom :data:`EDGE_BAND` (where running headers, footers
-    and page numbers sit) as ``("top"|"bottom", text)``, each line's rectangles joined left to right;
-    [] for a rotated page. ``boxes``: the page's :func:`text_boxes`, when the caller has them."""
-    if page.get_rotation() % 180:
-        return []
-    height = page.get_height()
-    boxes = text_boxes(page, textpage) if boxes is None else boxes
+def band_lines(text: str, boxes: Sequence[tuple[float, float, float, float] | None], height: float,
+               top_down: bool) -> list[tuple[str, str]]:
+    """The lines of a page's ``text`` that sit in its top or bottom :data:`EDGE_BAND` (where running
+    headers, footers and page numbers are), as ``("top"|"bottom", line)``, from the characters'
+    ``boxes`` (one per character of ``text``, None for spaces and line breaks): (x0, top, x1, bottom)
+    from the top-left when ``top_down``, else PDFium's (left, bottom, right, top) from the
+    bottom-left. A line's place is its first boxed character's; lines end at line breaks and PDFium's
+    hyphen markers. Costs one pass over the line starts, no PDFium call."""
     out: list[tuple[str, str]] = []
-    for band, inside in (("top", [b for b in boxes if b.bottom <= EDGE_BAND * height]),
-                         ("bottom", [b for b in boxes if b.top >= (1 - EDGE_BAND) * height])):
-        for line in _rows(inside):
-            text = " ".join(textpage.get_text_bounded(b.x0, height - b.bottom, b.x1, height - b.top)
-                            for b in sorted(line, key=lambda b: b.x0))
-            if text.strip():
-                out.append((band, " ".join(text.split())))
+    start = 0
+    for m in _LINE_END.finditer(text + "\n"):
+        line, first = text[start:m.start()], next((b for b in boxes[start:m.start()] if b is not None), None)
+        start = m.end()
+        if first is None or not line.strip():
+            continue
+        top, bottom = (first[1], first[3]) if top_down else (height - first[3], height - first[1])
+        if bottom <= EDGE_BAND * height:
+            out.append(("top", line.strip()))
+        elif top >= (1 - EDGE_BAND) * height:
+            out.append(("bottom", line.strip()))
     return out
-
-
-def _rows(boxes: list[Box]) -> list[list[Box]]:
-    """``boxes`` grouped into lines: a box joins the line whose vertical span its centre lies in."""
-    rows: list[list[Box]] = []
-    for box in sorted(boxes, key=lambda b: (b.top, b.x0)):
-        mid = (box.top + box.bottom) / 2
-        row = next((r for r in rows if r[0].top <= mid <= r[0].bottom), None)
-        if row is None:
-            rows.append([box])
-        else:
-            row.append(box)
-    return rows
 
 
 def clean_pdfium_text(text: str) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 import pypdfium2.raw as pdfium_c
 
 from indexer.extract.normalize import nfkc
-from indexer.extract.pdfium_page import clean_pdfium_text
+from indexer.extract.pdfium_page import band_lines, clean_pdfium_text
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +44,11 @@ _FORCE_BOLD = 1 << 18
 """PDF font descriptor flag ForceBold (PDF 32000-1:2008 Table 123)."""
 
 
-def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment]] | None:
+def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment], list[tuple[str, str]]] | None:
     """The page's text (line breaks ``\\n``, hyphen markers as ``-\\n``) read from its PDFium text
-    page ``textpage`` (the caller loads and closes it), and its font-size runs; ``None`` for a
-    rotated page (the caller keeps pypdf's text there).
+    page ``textpage`` (the caller loads and closes it), its font-size runs and the lines in its top
+    and bottom bands (:func:`~indexer.extract.pdfium_page.band_lines`); ``None`` for a rotated page
+    (the caller keeps pypdf's text there).
 
     Raises:
         pypdfium2.PdfiumError: PDFium cannot read the page's text (the caller falls back to pypdf).
@@ -55,8 +56,11 @@ def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment]] | N
     if page.get_rotation() % 180:
         return None
     bold: list[bool] = []
-    raw, sizes = spaced_text(textpage.raw, textpage.get_text_range(), bold=bold)
-    return clean_pdfium_text(raw), size_runs(raw, sizes, bold)
+    plain = textpage.get_text_range()
+    boxes = char_boxes(textpage.raw, plain)
+    raw, sizes = spaced_text(textpage.raw, plain, boxes, bold)
+    edges = band_lines(plain, boxes, page.get_height(), top_down=False)
+    return clean_pdfium_text(raw), size_runs(raw, sizes, bold), edges
 
 
 def spaced_text(textpage: Any, raw: str, boxes: list[CharBox | None] | None = None,
