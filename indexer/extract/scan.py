@@ -4,7 +4,8 @@ The caller finds the page's large images once (:func:`indexer.extract.pdfium_pag
 
 1. :func:`ocr_gate` – when :func:`indexer.extract.quality.assess_text` rejects the page's text
    (empty on a page with an image, or garbage), the page is rendered at ``extraction.ocr_dpi`` and
-   OCR'd, after its orientation is detected and the image turned upright. Without an engine, or
+   OCR'd; when that read is not confident words its orientation is detected and the image turned
+   upright (:func:`_recognize`). Without an engine, or
    when the OCR output is not words (:func:`indexer.extract.quality.ocr_verdict`: the orientation
    could not be found, or the scan is unreadable), the page number is recorded in ``needs_ocr`` and
    its text dropped, so the file is reported as needing OCR rather than silently indexed as noise.
@@ -24,7 +25,7 @@ from core.config import ExtractionSettings
 from indexer.extract.layout import Box
 from indexer.extract.ocr import OcrEngine, prepare
 from indexer.extract.pdfium_page import render
-from indexer.extract.quality import assess_text, ocr_verdict
+from indexer.extract.quality import MAX_DOUBTFUL_CONFIDENCE, assess_text, ocr_verdict
 
 log = logging.getLogger(__name__)
 
@@ -99,13 +100,20 @@ def image_text(page: Any, number: int, images: list[Box], ocr: OcrEngine | None,
 def _recognize(page: Any, region: Box | None, ocr: OcrEngine, settings: ExtractionSettings,
                notes: ScanNotes, upright: bool) -> tuple[str, float, int | None]:
     """OCR text and confidence of the page (or ``region``), and with ``upright`` the degrees the
-    image was turned clockwise first (None: orientation not found, not turned)."""
+    image was turned clockwise (None: orientation not found, not turned). The orientation is asked
+    for (Tesseract OSD, about as costly as the OCR itself) only when the upright read does not come
+    out as confident words (:func:`~indexer.extract.quality.ocr_verdict` and a confidence of at
+    least :data:`~indexer.extract.quality.MAX_DOUBTFUL_CONFIDENCE`); then a turned page is read
+    again upright (PIL turns counter-clockwise, hence ``-turned``)."""
     t0 = time.perf_counter()
     image = render(page, settings.ocr_dpi, region)
-    turned = ocr.orientation(image) if upright else 0
-    if turned:
-        image = image.rotate(-turned, expand=True)  # PIL turns counter-clockwise
     result = ocr.recognize(prepare(image), settings.ocr_language)
+    turned: int | None = 0
+    if upright and not (ocr_verdict(result.text, result.confidence).usable
+                        and result.confidence >= MAX_DOUBTFUL_CONFIDENCE):
+        turned = ocr.orientation(image)
+        if turned:
+            result = ocr.recognize(prepare(image.rotate(-turned, expand=True)), settings.ocr_language)
     notes.ocr_pages += 1
     notes.ocr_seconds += time.perf_counter() - t0
     return result.text, result.confidence, turned
