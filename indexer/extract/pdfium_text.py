@@ -55,16 +55,15 @@ def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment], lis
     """
     if page.get_rotation() % 180:
         return None
-    bold: list[bool] = []
     plain = textpage.get_text_range()
     boxes = char_boxes(textpage.raw, plain)
-    raw, sizes = spaced_text(textpage.raw, plain, boxes, bold)
+    raw, sizes = spaced_text(textpage.raw, plain, boxes, weights=True)
     edges = band_lines(plain, boxes, page.get_height(), top_down=False)
-    return clean_pdfium_text(raw), size_runs(raw, sizes, bold), edges
+    return clean_pdfium_text(raw), size_runs(raw, sizes), edges
 
 
 def spaced_text(textpage: Any, raw: str, boxes: list[CharBox | None] | None = None,
-                bold: list[bool] | None = None) -> tuple[str, list[float]]:
+                weights: bool = False) -> tuple[str, list[float]]:
     """``raw`` (PDFium's text of ``textpage``) with a space put wherever two characters of a line
     sit more than :data:`WORD_GAP` em further apart than the line's letters do (:func:`_line_floors`)
     with none between them (PDFium misses gaps made by ``TJ`` offsets in tightly set text:
@@ -75,35 +74,31 @@ def spaced_text(textpage: Any, raw: str, boxes: list[CharBox | None] | None = No
     (``FPDFText_GetMatrix``; PDFs that set ``Tf 1`` and scale with the text matrix would otherwise
     all read as 1 pt). Gaps are between loose character boxes (``FPDFText_GetLooseCharBox``:
     advance widths, so letters of one word touch); ``boxes``: those of :func:`char_boxes`, when the
-    caller already has them. ``bold``: a list to fill with each character's weight (bold or not,
-    read per word like the size: :func:`is_bold`)."""
+    caller already has them. With ``weights``, a character set in bold (read per word like the
+    size: :func:`is_bold`) has its size negated (one list, no second per-character pass)."""
     matrix = pdfium_c.FS_MATRIX()
     boxes = char_boxes(textpage, raw) if boxes is None else boxes
     floors = _line_floors(raw, boxes)
     out: list[str] = []
     sizes: list[float] = []
-    weights = bold if bold is not None else []
-    size, prev_right, heavy = 0.0, None, False
+    size, signed, prev_right = 0.0, 0.0, None
     for i, ch in enumerate(raw):
         if ch.isspace() or ch in "\x02\ufffe":
             out.append(ch)
-            sizes.append(size)
-            weights.append(heavy)
+            sizes.append(signed)
             prev_right = None
             continue
         if prev_right is None:
             size = _size(textpage, i, matrix)
-            heavy = bold is not None and is_bold(textpage, i)
+            signed = -size if weights and is_bold(textpage, i) else size
         box = boxes[i]
         if box is not None:
             if prev_right is not None and box[0] - prev_right - floors[i] > WORD_GAP * size:
                 out.append(" ")
-                sizes.append(size)
-                weights.append(heavy)
+                sizes.append(signed)
             prev_right = box[2]
         out.append(ch)
-        sizes.append(size)
-        weights.append(heavy)
+        sizes.append(signed)
     return "".join(out), sizes
 
 
@@ -156,34 +151,33 @@ def _size(textpage: Any, index: int, matrix: Any) -> float:
     return size
 
 
-def size_runs(raw: str, sizes: list[float], bold: list[bool] | None = None) -> list[Fragment]:
-    """Cut ``raw`` (PDFium's text, one font size per character in ``sizes`` and one weight in
-    ``bold``) into runs of one size and weight within one line; spaces join the run they sit in,
-    line breaks and hyphen markers end it."""
+def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
+    """Cut ``raw`` (PDFium's text, one font size per character in ``sizes``, negative for bold:
+    :func:`spaced_text` with ``weights``) into runs of one size and weight within one line; spaces
+    join the run they sit in, line breaks and hyphen markers end it."""
     runs: list[Fragment] = []
     chars: list[str] = []
-    size, heavy, line = -1.0, False, 0
+    size, line = math.nan, 0
     last, rounded = math.nan, 0.0
-    weights = bold if bold is not None and len(bold) == len(raw) else [False] * len(raw)
-    for ch, s, b in zip(raw, sizes, weights, strict=False):
+    for ch, s in zip(raw, sizes, strict=False):
         if ch in "\r\n\x02\ufffe":
-            _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size, heavy, line)
-            chars, size = [], -1.0
+            _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size, line)
+            chars, size = [], math.nan
             line += ch != "\r"
             continue
         if s != last:  # sizes come in runs (one per word): round once per run
             last, rounded = s, round(s, 1)
-        if not ch.isspace() and (rounded != size or b != heavy):
-            if size >= 0:
-                _close(runs, chars, size, heavy, line)
+        if not ch.isspace() and rounded != size:
+            if size == size:  # not NaN: a run is open
+                _close(runs, chars, size, line)
                 chars = []
-            size, heavy = rounded, b
+            size = rounded
         chars.append(ch)
-    _close(runs, chars, size, heavy, line)
+    _close(runs, chars, size, line)
     return runs
 
 
-def _close(runs: list[Fragment], chars: list[str], size: float, bold: bool, line: int) -> None:
+def _close(runs: list[Fragment], chars: list[str], signed: float, line: int) -> None:
     text = "".join(chars)
-    if text.strip() and size > 0:
-        runs.append((nfkc(text), size, bold, line))
+    if text.strip() and signed == signed and signed != 0:
+        runs.append((nfkc(text), abs(signed), signed < 0, line))
