@@ -20,10 +20,12 @@ from __future__ import annotations
 import ctypes
 import logging
 import math
+import re
 from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from indexer.extract.headings import MAX_CHARS, numbered_title
 from indexer.extract.normalize import nfkc
 from indexer.extract.pdfium_page import band_lines, clean_pdfium_text
 
@@ -37,6 +39,8 @@ set corpus text: 0.12 em between words, ≤ 0.04 em between letters of a word)."
 Fragment = tuple[str, float, bool, int]
 """(text of a run of one line in one font size and weight, size in points rounded to 0.1, bold, the
 run's line number on the page)."""
+_LINE_END = re.compile("\r\n|[\n\x02\ufffe]")
+"""Line ends as :func:`size_runs` counts them (a bare CR does not end a line there)."""
 BOLD_WEIGHT = 600
 """``FPDFText_GetFontWeight`` from which a font counts as bold (CSS/OpenType: 600 semibold, 700 bold)."""
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
@@ -57,13 +61,15 @@ def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment], lis
         return None
     plain = textpage.get_text_range()
     boxes = char_boxes(textpage.raw, plain)
-    raw, sizes = spaced_text(textpage.raw, plain, boxes, weights=True)
+    raw, sizes = spaced_text(textpage.raw, plain, boxes)
     edges = band_lines(plain, boxes, page.get_height(), top_down=False)
-    return clean_pdfium_text(raw), size_runs(raw, sizes), edges
+    bold = bold_lines(textpage.raw, plain)
+    runs = [(text, size, line in bold, line) for text, size, _, line in size_runs(raw, sizes)]
+    return clean_pdfium_text(raw), runs, edges
 
 
-def spaced_text(textpage: Any, raw: str, boxes: list[CharBox | None] | None = None,
-                weights: bool = False) -> tuple[str, list[float]]:
+def spaced_text(textpage: Any, raw: str,
+                boxes: list[CharBox | None] | None = None) -> tuple[str, list[float]]:
     """``raw`` (PDFium's text of ``textpage``) with a space put wherever two characters of a line
     sit more than :data:`WORD_GAP` em further apart than the line's letters do (:func:`_line_floors`)
     with none between them (PDFium misses gaps made by ``TJ`` offsets in tightly set text:
@@ -74,32 +80,49 @@ def spaced_text(textpage: Any, raw: str, boxes: list[CharBox | None] | None = No
     (``FPDFText_GetMatrix``; PDFs that set ``Tf 1`` and scale with the text matrix would otherwise
     all read as 1 pt). Gaps are between loose character boxes (``FPDFText_GetLooseCharBox``:
     advance widths, so letters of one word touch); ``boxes``: those of :func:`char_boxes`, when the
-    caller already has them. With ``weights``, a character set in bold (read per word like the
-    size: :func:`is_bold`) has its size negated (one list, no second per-character pass)."""
+    caller already has them."""
     matrix = pdfium_c.FS_MATRIX()
     boxes = char_boxes(textpage, raw) if boxes is None else boxes
     floors = _line_floors(raw, boxes)
     out: list[str] = []
     sizes: list[float] = []
-    size, signed, prev_right = 0.0, 0.0, None
+    size, prev_right = 0.0, None
     for i, ch in enumerate(raw):
         if ch.isspace() or ch in "\x02\ufffe":
             out.append(ch)
-            sizes.append(signed)
+            sizes.append(size)
             prev_right = None
             continue
         if prev_right is None:
             size = _size(textpage, i, matrix)
-            signed = -size if weights and is_bold(textpage, i) else size
         box = boxes[i]
         if box is not None:
             if prev_right is not None and box[0] - prev_right - floors[i] > WORD_GAP * size:
                 out.append(" ")
-                sizes.append(signed)
+                sizes.append(size)
             prev_right = box[2]
         out.append(ch)
-        sizes.append(signed)
+        sizes.append(size)
     return "".join(out), sizes
+
+
+def bold_lines(textpage: Any, raw: str) -> set[int]:
+    """Numbers (0-based, as :func:`size_runs` counts them) of the lines of ``raw`` (PDFium's text of
+    ``textpage``) that read like a numbered title (:func:`~indexer.extract.headings.numbered_title`)
+    and are set in bold at their first and last character (:func:`is_bold`). Only such lines can
+    become headings by weight, so only they are asked about (a few PDFium calls a page)."""
+    out: set[int] = set()
+    start = 0
+    for number, m in enumerate(_LINE_END.finditer(raw + "\n")):
+        line = raw[start:m.start()]
+        body = line.strip()
+        if body and len(body) <= MAX_CHARS and numbered_title(body) is not None:
+            first = start + len(line) - len(line.lstrip())
+            last = start + len(line.rstrip()) - 1
+            if is_bold(textpage, first) and is_bold(textpage, last):
+                out.add(number)
+        start = m.end()
+    return out
 
 
 def is_bold(textpage: Any, index: int) -> bool:
@@ -152,23 +175,23 @@ def _size(textpage: Any, index: int, matrix: Any) -> float:
 
 
 def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
-    """Cut ``raw`` (PDFium's text, one font size per character in ``sizes``, negative for bold:
-    :func:`spaced_text` with ``weights``) into runs of one size and weight within one line; spaces
-    join the run they sit in, line breaks and hyphen markers end it."""
+    """Cut ``raw`` (PDFium's text, one font size per character in ``sizes``) into runs of one size
+    within one line, each with its line number (bold False: :func:`bold_lines` tells which lines
+    are bold); spaces join the run they sit in, line breaks and hyphen markers end it."""
     runs: list[Fragment] = []
     chars: list[str] = []
-    size, line = math.nan, 0
+    size, line = -1.0, 0
     last, rounded = math.nan, 0.0
     for ch, s in zip(raw, sizes, strict=False):
         if ch in "\r\n\x02\ufffe":
             _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size, line)
-            chars, size = [], math.nan
+            chars, size = [], -1.0
             line += ch != "\r"
             continue
         if s != last:  # sizes come in runs (one per word): round once per run
             last, rounded = s, round(s, 1)
         if not ch.isspace() and rounded != size:
-            if size == size:  # not NaN: a run is open
+            if size >= 0:
                 _close(runs, chars, size, line)
                 chars = []
             size = rounded
@@ -177,7 +200,7 @@ def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
     return runs
 
 
-def _close(runs: list[Fragment], chars: list[str], signed: float, line: int) -> None:
+def _close(runs: list[Fragment], chars: list[str], size: float, line: int) -> None:
     text = "".join(chars)
-    if text.strip() and signed == signed and signed != 0:
-        runs.append((nfkc(text), abs(signed), signed < 0, line))
+    if text.strip() and size > 0:
+        runs.append((nfkc(text), size, False, line))
