@@ -6,9 +6,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 
-# OCR for scanned PDFs (Debian packages; English + German language packs for the corpus).
+# OCR for scanned PDFs (Debian packages; English + German language packs for the corpus, osd for page
+# orientation) and antiword for legacy Word 97-2003 .doc files.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu \
+    tesseract-ocr-osd antiword \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

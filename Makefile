@@ -18,12 +18,15 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
-# OCR needs the tesseract binary and language packs (Debian packages; eng + deu for the corpus);
-# skipped with a note when apt is unavailable.
+# OCR needs the tesseract binary and language packs (Debian packages; eng + deu for the corpus, osd for
+# page orientation); legacy Word 97-2003 .doc files need antiword. Skipped with a note when apt is
+# unavailable.
+SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-osd antiword
 system-deps:
-	@command -v tesseract >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && apt-get install -y -qq tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu >/dev/null) \
-	  || echo "note: tesseract not installed; scanned PDFs will be reported as needing OCR"; }
+	@{ command -v tesseract >/dev/null 2>&1 && command -v antiword >/dev/null 2>&1 && \
+	   test -n "$$(tesseract --list-langs 2>/dev/null | grep -x osd)"; } || { command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null) \
+	  || echo "note: tesseract/antiword not installed; scanned PDFs will be reported as needing OCR and .doc files as needing a converter"; }
 
 run: $(STAMP) system-deps
 	$(BIN)/policybot run

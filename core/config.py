@@ -40,7 +40,7 @@ class PoliciesSettings(_Section):
     """Where the policy files live and which of them are indexed."""
 
     root: Path = Path("policies")
-    include: tuple[str, ...] = ("*.pdf", "*.docx", "*.md", "*.markdown", "*.txt")
+    include: tuple[str, ...] = ("*.pdf", "*.docx", "*.doc", "*.md", "*.markdown", "*.txt")
     ignore: tuple[str, ...] = DEFAULT_IGNORES
 
     @field_validator("include", "ignore", mode="before")

@@ -14,9 +14,10 @@ import json
 
 from core.config import Settings
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """Bump when the stored row layout or the extraction/chunking code changes its output (6: contextual
-chunks, the ``context``/``indexed_text`` chunk columns and the documents' ``language``)."""
+chunks, the ``context``/``indexed_text`` chunk columns and the documents' ``language``; 7: complete
+DOCX/PDF/text extraction, the documents' ``extraction_report``)."""
 
 
 def fingerprint_inputs(settings: Settings) -> dict[str, object]:

@@ -119,10 +119,12 @@ def in_scope(path: str, scope: Sequence[str]) -> bool:
     """True when ``path`` (relative, POSIX) matches one of the folder globs of ``scope``.
 
     ``**`` matches everything; ``hr/**`` and ``hr`` both match every file under ``hr/``; other globs
-    are matched with :func:`fnmatch.fnmatchcase`.
+    are matched with :func:`fnmatch.fnmatchcase`. Both are compared in Unicode NFC (indexed paths are
+    stored in NFC; a scope typed or pasted from macOS may be decomposed).
     """
+    path = unicodedata.normalize("NFC", path)
     for glob in scope:
-        g = glob.strip().strip("/")
+        g = unicodedata.normalize("NFC", glob.strip().strip("/"))
         if g in (ALL, "*", ""):
             return True
         folder = g[:-3] if g.endswith("/**") else g

@@ -5,6 +5,7 @@ Re-exported by :mod:`core.store`; import from there.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -18,10 +19,11 @@ DOCUMENTS_SCHEMA = pa.schema([
     ("fingerprint", pa.string()), ("status", pa.string()), ("error", pa.string()),
     ("chunk_count", pa.int64()), ("pages", pa.int64()), ("indexed_at", pa.float64()),
     ("needs_ocr_pages", pa.list_(pa.int32())), ("language", pa.string()),
+    ("extraction_report", pa.string()),
 ])
-"""Layout of the documents table. ``needs_ocr_pages`` was added in schema version 2 of this table and
-``language`` in version 6: an older table gets them as all-null columns when opened
-(:meth:`core.store.Store._documents`)."""
+"""Layout of the documents table. ``needs_ocr_pages`` was added in schema version 2 of this table,
+``language`` in version 6 and ``extraction_report`` in version 7: an older table gets them as all-null
+columns when opened (:meth:`core.store.Store._documents`)."""
 
 
 def chunks_schema(dimension: int) -> pa.Schema:
@@ -70,6 +72,9 @@ class DocumentRecord:
     could not be OCR'd (no tesseract, or ``extraction.ocr: never``); the rest of the file is indexed.
     ``language``: ISO 639-1 code of the document's main language (:mod:`core.language`), ``""``
     when unknown (failed files, rows written before it existed).
+    ``extraction_report``: JSON of :meth:`core.types.ExtractionReport.to_json` plus ``chunk_kinds``
+    (per chunk ordinal, its block kinds joined by "+", e.g. ``"text+table"``); ``""`` when unknown
+    (failed files, rows written before the column existed). Read it with :meth:`report`.
     """
 
     path: str
@@ -84,11 +89,23 @@ class DocumentRecord:
     indexed_at: float = 0.0
     needs_ocr_pages: tuple[int, ...] = ()
     language: str = ""
+    extraction_report: str = ""
 
     @classmethod
     def from_row(cls, row: dict[str, object]) -> DocumentRecord:
-        """A record from a table row (``needs_ocr_pages`` and ``language`` are null in rows written
-        before they existed)."""
+        """A record from a table row (``needs_ocr_pages``, ``language`` and ``extraction_report``
+        are null in rows written before they existed)."""
         pages = row.get("needs_ocr_pages") or ()
         return cls(**{**row, "needs_ocr_pages": tuple(pages),  # type: ignore[arg-type]
-                      "language": row.get("language") or ""})
+                      "language": row.get("language") or "",
+                      "extraction_report": row.get("extraction_report") or ""})
+
+    def report(self) -> dict[str, object] | None:
+        """The stored extraction report as a dict, or None when there is none (or it is unreadable)."""
+        if not self.extraction_report:
+            return None
+        try:
+            data = json.loads(self.extraction_report)
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-BlockKind = Literal["text", "table", "heading"]
+BlockKind = Literal["text", "table", "heading", "note", "form_field", "ocr"]
+"""What a block holds: body text, a markdown table, a heading line, a footnote or endnote, a filled
+form field ("label: value"), or text read by OCR from a scanned page or an image."""
 
 
 @dataclass(frozen=True)
@@ -21,7 +23,9 @@ class Block:
         text: normalised text (NFKC, de-hyphenated). Tables are GitHub-markdown tables.
         page: 1-based physical page for PDFs; ``None`` for DOCX/MD/TXT.
         section: heading path, e.g. ``"Benefits > Maternity"``; ``""`` when unknown.
-        kind: ``"text"``, ``"table"`` or ``"heading"``.
+        kind: see :data:`BlockKind`.
+        page_end: last page the block covers when it runs over a page break (a sentence continued
+            on the next page), else ``None``.
     """
 
     path: str
@@ -29,6 +33,58 @@ class Block:
     page: int | None = None
     section: str = ""
     kind: BlockKind = "text"
+    page_end: int | None = None
+
+
+@dataclass
+class ExtractionReport:
+    """What the extraction of one file saw and left out (stored with its documents row, shown by
+    ``policybot status --json`` and ``policybot inspect``).
+
+    Attributes:
+        ocr_pages: 1-based pages whose text came from OCR.
+        needs_ocr_pages: 1-based pages whose text layer was unusable and could not be read (OCR off,
+            tesseract missing, or OCR output that is not words); their text is not indexed.
+        tables: tables read (a table split into parts counts once).
+        notes: footnotes and endnotes read.
+        form_fields: filled form fields read (PDF AcroForm).
+        not_read: embedded content that was not read, one line each (``"altChunk part1.rtf
+            (application/rtf)"``, ``"embedded object (OLE)"``).
+        hidden_removed: pieces of text a reader does not see that were left out (hidden runs,
+            HTML comments, front matter).
+        furniture_lines: running header/footer and page-number lines removed (PDF).
+        encoding: how a text file was decoded (``"utf-8"``, ``"utf-16 (BOM)"``, ``"cp1252"``);
+            ``""`` for other formats.
+    """
+
+    ocr_pages: list[int] = field(default_factory=list)
+    needs_ocr_pages: list[int] = field(default_factory=list)
+    tables: int = 0
+    notes: int = 0
+    form_fields: int = 0
+    not_read: list[str] = field(default_factory=list)
+    hidden_removed: int = 0
+    furniture_lines: int = 0
+    encoding: str = ""
+
+    @property
+    def partial(self) -> bool:
+        """True when part of the file was not read (pages needing OCR, embedded content)."""
+        return bool(self.needs_ocr_pages or self.not_read)
+
+    def to_json(self) -> dict[str, object]:
+        """The stable JSON shape: every attribute plus ``partial``."""
+        return {"ocr_pages": list(self.ocr_pages), "needs_ocr_pages": list(self.needs_ocr_pages),
+                "tables": self.tables, "notes": self.notes, "form_fields": self.form_fields,
+                "not_read": list(self.not_read), "hidden_removed": self.hidden_removed,
+                "furniture_lines": self.furniture_lines, "encoding": self.encoding,
+                "partial": self.partial}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> ExtractionReport:
+        """The report from :meth:`to_json` output (unknown keys ignored, missing ones default)."""
+        names = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in names})  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -44,6 +100,8 @@ class ExtractedDocument:
     pages: int = 0
     warnings: list[str] = field(default_factory=list)
     needs_ocr_pages: list[int] = field(default_factory=list)
+    report: ExtractionReport = field(default_factory=ExtractionReport)
+    """What the extraction saw and left out; :func:`indexer.extract.extract_file` completes it."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +121,9 @@ class Chunk:
         context: what the chunk is about, put in front of ``text`` for embedding and the full-text
             index but never quoted: ``"<document title> — <section path joined by ' › '>"``
             (``chunking.contextual``; ``""`` when off or unknown). See :attr:`indexed_text`.
+        kinds: the block kinds the chunk was cut from, in order (:data:`BlockKind`, headings left
+            out); known when the chunk is made, not stored in the chunks table (the documents row's
+            extraction report keeps them, by ordinal).
     """
 
     chunk_id: str
@@ -74,6 +135,7 @@ class Chunk:
     ordinal: int
     text_hash: str
     context: str = ""
+    kinds: tuple[str, ...] = ()
 
     @property
     def indexed_text(self) -> str:

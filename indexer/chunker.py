@@ -52,6 +52,8 @@ class Unit:
     sep: str
     cl: int
     mt: int
+    page_end: int | None = None
+    """Last page of the unit's block when it runs over a page break."""
 
 
 class Chunker:
@@ -126,7 +128,7 @@ class Chunker:
                 sizes = [self._sized(part) for part in self.split_long(piece)]
             for part, cl, mt in sizes:
                 sep = first_sep if not out or block.kind != "text" else " "
-                out.append(Unit(part, block.page, block.section, block.kind, sep, cl, mt))
+                out.append(Unit(part, block.page, block.section, block.kind, sep, cl, mt, block.page_end))
         return out
 
     def _sized(self, text: str) -> tuple[str, int, int]:
@@ -267,11 +269,18 @@ def chunk_id(path: str, ordinal: int, text: str) -> str:
 
 
 def make_chunk(path: str, ordinal: int, units: list[Unit]) -> Chunk:
-    """A :class:`Chunk` with id ``sha256(path, ordinal, text)[:32]`` (unique when text repeats)."""
+    """A :class:`Chunk` with id ``sha256(path, ordinal, text)[:32]`` (unique when text repeats).
+
+    Its section and first page are those of its first body unit: a heading at the foot of the
+    previous page does not move the citation a page early. ``page_end`` covers every unit, a
+    sentence continued on the next page included; ``kinds`` lists its units' kinds once each, in
+    order (headings left out)."""
     text = join_units(units)
-    pages = [u.page for u in units if u.page is not None]
     body = [u for u in units if u.kind != "heading"] or units
+    pages = [u.page for u in body if u.page is not None]
+    ends = [p for u in units for p in (u.page, u.page_end) if p is not None]
+    kinds = tuple(dict.fromkeys(u.kind for u in body if u.kind != "heading"))
     return Chunk(chunk_id=chunk_id(path, ordinal, text), path=path, text=text,
-                 page=min(pages) if pages else None, page_end=max(pages) if pages else None,
+                 page=min(pages) if pages else None, page_end=max(ends) if ends else None,
                  section=body[0].section, ordinal=ordinal,
-                 text_hash=hashlib.sha256(text.encode()).hexdigest())
+                 text_hash=hashlib.sha256(text.encode()).hexdigest(), kinds=kinds)

@@ -14,16 +14,17 @@ not UTF-8, or are broken symlinks get a failed row without extraction (:func:`re
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from core.errors import ExtractionError
 from core.store import DocumentRecord, Store
-from core.types import ExtractedDocument
+from core.types import Chunk, ExtractedDocument
 from indexer.names import BAD_NAME_REASON, is_bad_name
 from indexer.summary import IndexSummary
 
@@ -131,6 +132,12 @@ def no_text_reason(doc: ExtractedDocument) -> str | None:
         return "no extractable text (the PDF has no pages); export it again from the original document"
     return (f"no extractable text ({pages}; no text layer, or text drawn as shapes); if the pages "
             "show text, export the PDF again from the original document")
+
+
+def report_json(doc: ExtractedDocument, chunks: Sequence[Chunk] = ()) -> str:
+    """The documents row's ``extraction_report``: the document's report and each chunk's kinds."""
+    data = {**doc.report.to_json(), "chunk_kinds": ["+".join(c.kinds) for c in chunks]}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def base_record(job: Job, fingerprint: str, now: float) -> DocumentRecord:

@@ -20,6 +20,7 @@ import numpy as np
 from core.store import DocumentRecord, Store, sql_str
 from core.types import Chunk
 from indexer.chunker import chunk_id
+from indexer.names import same_name
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +86,11 @@ def moved_chunks(store: Store, src: str, dst: str) -> tuple[list[Chunk], np.ndar
 
 
 def exists_exact(path: Path) -> bool:
-    """True when ``path`` exists with exactly this spelling (on a case-insensitive file system a
-    case-only rename leaves ``Path.exists()`` true for the old name)."""
+    """True when ``path`` exists with exactly this spelling, up to Unicode normalisation (on a
+    case-insensitive file system a case-only rename leaves ``Path.exists()`` true for the old name;
+    an NFC name from the index matches the decomposed name a macOS copy left on disk)."""
     try:
-        return path.name in os.listdir(path.parent)
+        return any(same_name(entry, path.name) for entry in os.listdir(path.parent))
     except OSError:
         return False
 

@@ -40,7 +40,7 @@ from indexer.jobs import (
     sha256_file,
 )
 from indexer.moves import Move, exists_exact, find_moves, moved_chunks, prefix_moves
-from indexer.names import is_bad_name, safe_name
+from indexer.names import disk_path, is_bad_name, safe_name
 from indexer.patterns import is_indexable
 from indexer.repair import repair_drift
 from indexer.runner import FileRunner, Progress
@@ -161,7 +161,8 @@ class Indexer:
             hashes: dict[str, str] = {}
             if rel not in docs and not is_bad_name(os.fspath(abs_path)):
                 size = abs_path.stat().st_size
-                gone = {p: r for p, r in docs.items() if r.size == size and not exists_exact(self.root / p)}
+                gone = {p: r for p, r in docs.items()
+                        if r.size == size and not exists_exact(disk_path(self.root, p))}
                 moves, hashes = self._moves(self.store, {rel: abs_path}, gone, summary)
             if not summary.moved:
                 job = classify(self.store, abs_path, rel, docs.get(rel), self.fingerprint, summary,
@@ -245,7 +246,7 @@ class Indexer:
         log.info("moved %s -> %s (%d chunks, nothing re-embedded)", m.src, m.dst, len(chunks))
 
     def _move_one(self, old: str, new: str, docs: dict[str, DocumentRecord], summary: IndexSummary) -> None:
-        path = self.root / new
+        path = disk_path(self.root, new)
         indexable = path.is_file() and is_indexable(new, self.settings)
         if new in docs:
             summary.invalidated.append(new)  # overwritten by the move

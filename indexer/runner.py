@@ -18,7 +18,16 @@ from core.language import document_language
 from core.store import Store
 from indexer.chunker import Chunker
 from indexer.embed_cache import EmbeddingCache
-from indexer.jobs import Extracted, ExtractFn, Job, base_record, extract_job, no_text_reason, record_failure
+from indexer.jobs import (
+    Extracted,
+    ExtractFn,
+    Job,
+    base_record,
+    extract_job,
+    no_text_reason,
+    record_failure,
+    report_json,
+)
 from indexer.summary import IndexSummary
 
 log = logging.getLogger(__name__)
@@ -113,7 +122,8 @@ class FileRunner:
         if isinstance(result, str):
             return lambda: record_failure(target, job, base, result, summary)
         base = replace(base, needs_ocr_pages=tuple(result.needs_ocr_pages),
-                       language=document_language(b.text for b in result.blocks))
+                       language=document_language(b.text for b in result.blocks),
+                       extraction_report=report_json(result))
         empty = no_text_reason(result)
         if empty is not None:
             return lambda: record_failure(target, job, base, empty, summary)
@@ -130,7 +140,8 @@ class FileRunner:
         def write() -> None:
             w0 = time.perf_counter()
             target.replace_chunks(job.rel, chunks, emb.vectors)
-            target.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=result.pages))
+            target.put_document(replace(base, status="indexed", chunk_count=len(chunks), pages=result.pages,
+                                        extraction_report=report_json(result, chunks)))
             summary.indexed += 1
             summary.pages += result.pages
             summary.chunks_embedded += emb.embedded

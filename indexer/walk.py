@@ -12,7 +12,7 @@ from pathlib import Path
 
 from core.config import Settings
 from indexer.extract import relative_posix
-from indexer.names import safe_name
+from indexer.names import nfc, safe_name
 from indexer.patterns import folder_ignored, is_indexable
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None)
         dirnames.sort()
         for name in sorted(filenames):
             path = Path(dirpath) / name
-            rel = safe_name(path.relative_to(root).as_posix())
+            rel = nfc(safe_name(path.relative_to(root).as_posix()))
             if not is_indexable(rel, settings):
                 continue
             if path.is_symlink():

@@ -162,6 +162,24 @@ def status(
         render.status(Console(), data)
 
 
+@cli.command(name="inspect")
+def inspect_command(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(help="policy file (path, or relative to policies.root)")],
+    page: Annotated[int | None, typer.Option("--page", help="only this page (PDF)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the inspection as one JSON object")] = False,
+) -> None:
+    """Show what the index holds for FILE: blocks and chunks (page, section, kind) and its report."""
+    from policybot.inspect import inspect_file, render_inspection
+
+    store = _opened(_app(ctx)).store if has_index(_settings(ctx).data_dir) else None
+    data = inspect_file(_settings(ctx), store, file, page)
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        render_inspection(Console(), data)
+
+
 @cli.command()
 def watch(ctx: typer.Context) -> None:
     """Reconcile, then follow changes in the policy folder until Ctrl-C."""

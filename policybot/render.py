@@ -79,6 +79,17 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
         pages = ocr.get("pages") or {}
         listed = [f"{f} (pages {', '.join(map(str, pages[f]))})" if pages.get(f) else f for f in ocr["files"]]
         console.print(f"needing OCR: {escape(', '.join(listed))}")
+    partial = [f for f in data.get("files") or [] if f.get("partial")]
+    if partial:
+        notes = [f"{f['path']} ({', '.join(_not_read(f))})" for f in partial]
+        console.print(f"[yellow]partly read:[/yellow] {escape('; '.join(notes))} (policybot inspect FILE)")
+
+
+def _not_read(file: Mapping[str, Any]) -> list[str]:
+    report = file.get("extraction") or {}
+    pages = report.get("needs_ocr_pages") or []
+    return list(report.get("not_read") or []) + ([f"pages {pages} need OCR"] if pages else []) \
+        or ["pages needing OCR"]
 
 
 def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:

@@ -31,8 +31,11 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
     Shape (times are UNIX seconds, 0.0 or null when never)::
 
         {"data_dir", "policy_root", "fingerprint", "chunks", "last_indexed_at",
-         "documents": {"indexed", "failed", "stale", "pending", "needs_ocr"},
-         "files": [{"path", "status", "error", "chunks", "pages", "indexed_at"}],
+         "documents": {"indexed", "failed", "stale", "pending", "needs_ocr", "partial"},
+         "files": [{"path", "status", "error", "chunks", "pages", "indexed_at", "partial",
+                    "extraction": {"ocr_pages", "needs_ocr_pages", "tables", "notes", "form_fields",
+                                   "not_read", "hidden_removed", "furniture_lines", "encoding",
+                                   "partial"} | null}],
          "failures": [{"path", "reason", "at"}],
          "needs_ocr": {"files": [paths], "pages": {path: [1-based pages]}, "source"},
          "index": {"generation", "live_fingerprint", "building", "rebuild_pending", "swapped_at"},
@@ -44,6 +47,9 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
          "watcher": {"running", "pid", "updated_at"},
          "embedding_model", "reranker", "reranker_fallback", "provider"}
 
+    ``files[].extraction`` is the extraction report of the file's last extraction (null for rows
+    indexed before reports were kept); ``files[].partial`` (and the ``documents.partial`` count) marks
+    a file indexed only in part: pages needing OCR or embedded content not read.
     ``stale`` counts documents indexed under another config fingerprint (a shadow rebuild re-embeds
     them); ``fingerprints.state`` is ``current``, ``rebuild pending`` (the config's fingerprint differs
     from the live index's), ``rebuilding`` (a shadow generation is being built) or ``empty``.
@@ -72,9 +78,9 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
             "stale": stale,
             "pending": pending["count"],
             "needs_ocr": len(ocr["files"]),
+            "partial": sum(_partial(d) for d in docs),
         },
-        "files": [{"path": d.path, "status": d.status, "error": d.error, "chunks": d.chunk_count,
-                   "pages": d.pages, "indexed_at": d.indexed_at} for d in docs],
+        "files": [_file(d) for d in docs],
         "failures": [{"path": d.path, "reason": d.error, "at": d.indexed_at}
                      for d in docs if d.status == "failed"],
         "needs_ocr": ocr,
@@ -112,6 +118,21 @@ def _fingerprints(config_fp: str, index: dict[str, Any]) -> dict[str, Any]:
     else:
         state = "current" if live else "empty"
     return {"config": config_fp, "live": live, "rebuild_pending": index["rebuild_pending"], "state": state}
+
+
+# ---- files and their extraction reports ------------------------------------------------------------
+def _file(d: DocumentRecord) -> dict[str, Any]:
+    report = d.report()
+    if report is not None:
+        report = {k: v for k, v in report.items() if k != "chunk_kinds"}
+    return {"path": d.path, "status": d.status, "error": d.error, "chunks": d.chunk_count,
+            "pages": d.pages, "indexed_at": d.indexed_at, "partial": _partial(d), "extraction": report}
+
+
+def _partial(d: DocumentRecord) -> bool:
+    """Indexed, but only in part: pages needing OCR or embedded content not read."""
+    report = d.report() or {}
+    return d.status == "indexed" and bool(d.needs_ocr_pages or report.get("partial"))
 
 
 # ---- files needing OCR ----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ BROKEN = [
     ("broken/Contoso_Real_Estate_Support_Guide_password_protected.pdf", "password-protected"),
     ("broken/HDFHLIP23024V072223_truncated.pdf", "truncated"),
     ("broken/empty_upload.pdf", "empty file"),
-    ("broken/Zava_Claims_Insurance_Policies.docx", "legacy Word"),
+    ("broken/Zava_Claims_Insurance_Policies.docx", "rights-protected"),
 ]
 
 

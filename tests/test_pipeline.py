@@ -162,7 +162,7 @@ def test_broken_files_fail_with_reasons_while_others_index(tmp_path: Path, root:
     assert "password-protected" in reasons["Contoso_Real_Estate_Support_Guide_password_protected.pdf"]
     assert "truncated" in reasons["HDFHLIP23024V072223_truncated.pdf"]
     assert "empty file" in reasons["empty_upload.pdf"]
-    assert "legacy Word" in reasons["Zava_Claims_Insurance_Policies.docx"]
+    assert "rights-protected" in reasons["Zava_Claims_Insurance_Policies.docx"]
     docs = store.documents()
     assert docs["empty_upload.pdf"].status == "failed" and docs["empty_upload.pdf"].error
 

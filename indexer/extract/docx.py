@@ -1,12 +1,22 @@
-"""DOCX extraction with python-docx (https://python-docx.readthedocs.io), walking the body in document
-order so tables sit between the paragraphs around them (``Document.paragraphs`` alone drops tables).
+"""DOCX extraction: the body walked in document order as Word renders it, with python-docx
+(https://python-docx.readthedocs.io) for the package, styles and relationships and lxml for the rest.
 
-Heading styles ("Title", "Heading 1".."Heading 9") give each block its section path, e.g.
-``"Travel > Meals"``. Tables become markdown blocks, split with a repeated header when larger than
-``extraction.table_max_tokens``; a nested table's text stays in its outer cell. Text boxes follow the
-paragraph they are anchored in, list paragraphs carry their rendered label ("2.", "a)", "•"), tracked
-insertions are kept and deletions dropped (:mod:`indexer.extract.docx_text`), and each distinct
-header and footer is added once at the end (section "Header" / "Footer").
+- Content controls (``w:sdt``) and custom XML at block, row, cell and run level are looked through
+  (:mod:`indexer.extract.docx_parts`); their text is ordinary text.
+- Heading styles ("Title", "Heading 1".."Heading 9", or a style with an outline level) give each
+  block its section path, e.g. ``"Travel > Meals"``.
+- Tables become markdown blocks, split with a repeated header when larger than
+  ``extraction.table_max_tokens``; a cell merged down repeats its text in each row it spans; a
+  nested table's text stays in its outer cell.
+- Run text as Word shows it (:mod:`indexer.extract.docx_text`): non-breaking and soft hyphens,
+  symbols, tabs and breaks, field results (not codes), tracked insertions in and deletions out;
+  hidden text (``w:vanish``) and comments left out and counted in the report.
+- Footnotes and endnotes follow the paragraph (or table) that references them as ``note`` blocks
+  ("Footnote 1: …"); text boxes follow the paragraph they are anchored in; list paragraphs carry
+  their rendered label ("2.", "a)", "•").
+- ``w:altChunk`` parts (HTML, plain text, Word) are read in place; others (RTF, MHT) and embedded
+  OLE objects are listed in the report's ``not_read`` (the file counts as partly read).
+- Each distinct header and footer is added once at the end (section "Header" / "Footer").
 """
 
 from __future__ import annotations
@@ -14,22 +24,24 @@ from __future__ import annotations
 import logging
 import re
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from docx import Document
 from docx.opc.exceptions import PackageNotFoundError
-from docx.table import Table, _Cell
+from docx.oxml.ns import qn
 from docx.text.paragraph import Paragraph
 
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
-from core.types import Block, ExtractedDocument
+from core.types import Block, BlockKind, ExtractedDocument, ExtractionReport
+from indexer.extract.docx_parts import Notes, alt_chunk, comment_count, table_rows
 from indexer.extract.docx_text import (
     W_P,
     Numbering,
+    TextState,
     cell_paragraphs,
+    hidden_styles,
     paragraph_text,
     textbox_paragraphs,
 )
@@ -39,6 +51,7 @@ from indexer.extract.tables import clean_rows, split_markdown_table, to_markdown
 log = logging.getLogger(__name__)
 
 _HEADING = re.compile(r"^(?:heading\s*(\d)|title)$", re.I)
+_CONTAINERS = {qn("w:customXml"), qn("w:ins"), qn("w:moveTo")}
 
 
 def extract_docx(path: Path, rel: str, settings: ExtractionSettings) -> ExtractedDocument:
@@ -49,7 +62,8 @@ def extract_docx(path: Path, rel: str, settings: ExtractionSettings) -> Extracte
     """
     try:
         doc = Document(str(path))
-        return ExtractedDocument(path=rel, blocks=_blocks(doc, rel, settings), pages=0)
+        walker = _Walker(doc, rel, settings)
+        return walker.run()
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError, AttributeError,
             TypeError, IndexError) as exc:  # a zip that is not a Word package, or a package missing its parts
         detail = " ".join(str(exc).split())[:120]
@@ -58,106 +72,140 @@ def extract_docx(path: Path, rel: str, settings: ExtractionSettings) -> Extracte
                               ".docx again") from None
 
 
-def _blocks(doc: Any, rel: str, settings: ExtractionSettings) -> list[Block]:
-    numbering = Numbering(doc)
-    blocks: list[Block] = []
-    headings: list[tuple[int, str]] = []  # (level, text) stack
-    for item in _body_items(doc):
-        if isinstance(item, Table):
-            blocks.extend(_table_blocks(item, rel, _section(headings), settings))
-            continue
-        text = _labelled_text(item, numbering)
-        level = heading_level(item) if text else None
-        if level is not None:
-            headings = [h for h in headings if h[0] < level] + [(level, text)]
-            blocks.append(Block(path=rel, text=text, section=_section(headings), kind="heading"))
-        elif text:
-            blocks.append(Block(path=rel, text=text, section=_section(headings)))
-        blocks.extend(Block(path=rel, text=t, section=_section(headings))
-                      for t in _textbox_texts(item._p))
-    blocks.extend(_header_footer_blocks(doc, rel))
-    return blocks
+class _Walker:
+    """One pass over a document's body, collecting blocks and the extraction report."""
 
+    def __init__(self, doc: Any, rel: str, settings: ExtractionSettings) -> None:
+        self.doc, self.rel, self.settings = doc, rel, settings
+        self.state = TextState(hidden_styles=hidden_styles(doc.styles.element))
+        self.numbering = Numbering(doc)
+        self.notes = Notes(doc, self.state)
+        self.blocks: list[Block] = []
+        self.headings: list[tuple[int, str]] = []
+        self.report = ExtractionReport()
 
-def _labelled_text(paragraph: Paragraph, numbering: Numbering) -> str:
-    """Paragraph text with its list label ("2.", "a)", "•") in front; tracked insertions in,
-    deletions out."""
-    text = nfkc(paragraph_text(paragraph._p)).strip()
-    if not text:
-        return ""
-    style = paragraph.style.element if paragraph.style is not None else None
-    label = numbering.label(paragraph._p, style)
-    return f"{label} {text}" if label else text
+    def run(self) -> ExtractedDocument:
+        self.walk(self.doc.element.body)
+        self.blocks.extend(self.header_footer_blocks())
+        self.report.hidden_removed = self.state.hidden_removed + comment_count(self.doc)
+        self.report.notes = sum(self.notes.count.values())
+        if self.state.objects:
+            self.report.not_read.append(f"{self.state.objects} embedded object(s) (OLE)")
+        return ExtractedDocument(path=self.rel, blocks=self.blocks, pages=0, report=self.report)
 
+    @property
+    def section(self) -> str:
+        return " > ".join(text for _, text in self.headings)
 
-def _textbox_texts(p: object) -> list[str]:
-    texts = [nfkc(paragraph_text(q)).strip() for q in textbox_paragraphs(p)]
-    return [t for t in texts if t]
+    def add(self, text: str, kind: BlockKind = "text") -> None:
+        self.blocks.append(Block(path=self.rel, text=text, section=self.section, kind=kind))
 
+    def walk(self, container: Any) -> None:
+        """Block-level content of ``container`` (body, content control, custom XML) in order."""
+        for child in container.iterchildren():
+            tag = child.tag
+            if tag == W_P:
+                self.paragraph(child)
+            elif tag == qn("w:tbl"):
+                self.table(child)
+            elif tag == qn("w:sdt"):
+                content = child.find(qn("w:sdtContent"))
+                if content is not None:
+                    self.walk(content)
+            elif tag in _CONTAINERS:
+                self.walk(child)
+            elif tag == qn("w:altChunk"):
+                self.alt_chunk(child)
 
-def _header_footer_blocks(doc: object, rel: str) -> list[Block]:
-    """Text of each distinct header and footer (default, first-page, even-page) of every section,
-    once, in section order; section label "Header" or "Footer"."""
-    seen: set[str] = set()
-    blocks: list[Block] = []
-    for sect in doc.sections:  # type: ignore[attr-defined]
-        for label, parts in (("Header", (sect.header, sect.first_page_header, sect.even_page_header)),
-                             ("Footer", (sect.footer, sect.first_page_footer, sect.even_page_footer))):
-            for part in parts:
-                if part.is_linked_to_previous:
-                    continue
-                text = "\n".join(t for t in (nfkc(paragraph_text(p)).strip()
-                                             for p in part._element.iter(W_P)) if t)
-                if text and text not in seen:
-                    seen.add(text)
-                    blocks.append(Block(path=rel, text=text, section=label))
-    return blocks
+    def paragraph(self, p: Any) -> None:
+        para = Paragraph(p, self.doc)
+        style = para.style.element if para.style is not None else None
+        hidden = style is not None and style.get(qn("w:styleId")) in self.state.hidden_styles
+        text = nfkc(paragraph_text(p, self.state, hidden)).strip()
+        if text:
+            label = self.numbering.label(p, style)
+            text = f"{label} {text}" if label else text
+            level = heading_level(para)
+            if level is not None:
+                self.headings = [h for h in self.headings if h[0] < level] + [(level, text)]
+            self.add(text, "heading" if level is not None else "text")
+        for q in textbox_paragraphs(p):
+            boxed = nfkc(paragraph_text(q, self.state)).strip()
+            if boxed:
+                self.add(boxed)
+        self.flush_notes()
 
+    def flush_notes(self) -> None:
+        refs, self.state.notes = self.state.notes, []
+        for note in self.notes.texts(refs):
+            self.add(note, "note")
 
-def _body_items(doc: object) -> Iterator[Paragraph | Table]:
-    """Top-level paragraphs and tables of the body, in document order."""
-    body = doc.element.body  # type: ignore[attr-defined]
-    for child in body.iterchildren():
-        tag = child.tag.rsplit("}", 1)[-1]
-        if tag == "p":
-            yield Paragraph(child, doc)  # type: ignore[arg-type]
-        elif tag == "tbl":
-            yield Table(child, doc)  # type: ignore[arg-type]
+    def table(self, tbl: Any) -> None:
+        rows = clean_rows(table_rows(tbl, self.cell_text))
+        if not rows:
+            text = " ".join(c for row in table_rows(tbl, self.cell_text) for c in row if c).strip()
+            if text:
+                self.add(text)
+        else:
+            self.report.tables += 1
+            fits = within_tokens(self.settings.table_max_tokens)
+            for part in split_markdown_table(to_markdown(rows), fits):
+                self.add(part, "table")
+        self.flush_notes()
+
+    def cell_text(self, tc: Any) -> str:
+        """All text of a cell, nested tables and text boxes included, one paragraph per line."""
+        texts = (nfkc(paragraph_text(p, self.state)).strip() for p in cell_paragraphs(tc))
+        return "\n".join(t for t in texts if t)
+
+    def alt_chunk(self, element: Any) -> None:
+        text, body, missing = alt_chunk(self.doc, element)
+        if missing:
+            self.report.not_read.append(missing)
+            log.info("%s: %s not read", self.rel, missing)
+        for para in (nfkc(text).split("\n\n") if text else []):
+            if para.strip():
+                self.add(para.strip())
+        for child in body:
+            if child.tag == W_P:
+                inner = nfkc(paragraph_text(child, self.state)).strip()
+                if inner:
+                    self.add(inner)
+            elif child.tag == qn("w:tbl"):
+                self.table(child)
+
+    def header_footer_blocks(self) -> list[Block]:
+        """Text of each distinct header and footer (default, first-page, even-page) of every
+        section, once, in section order; section label "Header" or "Footer"."""
+        seen: set[str] = set()
+        blocks: list[Block] = []
+        for sect in self.doc.sections:
+            for label, parts in (("Header", (sect.header, sect.first_page_header, sect.even_page_header)),
+                                 ("Footer", (sect.footer, sect.first_page_footer, sect.even_page_footer))):
+                for part in parts:
+                    if part.is_linked_to_previous:
+                        continue
+                    state = TextState(hidden_styles=self.state.hidden_styles)
+                    text = "\n".join(t for t in (nfkc(paragraph_text(p, state)).strip()
+                                                 for p in cell_paragraphs(part._element)) if t)
+                    if text and text not in seen:
+                        seen.add(text)
+                        blocks.append(Block(path=self.rel, text=text, section=label))
+        return blocks
 
 
 def heading_level(paragraph: Paragraph) -> int | None:
-    """1–9 for "Heading N" styles, 0 for "Title", None for body text."""
-    name = paragraph.style.name if paragraph.style is not None else ""
-    m = _HEADING.match(name or "")
-    if m is None:
+    """1–9 for "Heading N" styles (or a style with outline level N-1), 0 for "Title", None for body
+    text."""
+    style = paragraph.style
+    m = _HEADING.match(style.name or "") if style is not None else None
+    if m is not None:
+        return int(m.group(1)) if m.group(1) else 0
+    outline = paragraph._p.find(f"{qn('w:pPr')}/{qn('w:outlineLvl')}")
+    if outline is None and style is not None:
+        outline = style.element.find(f"{qn('w:pPr')}/{qn('w:outlineLvl')}")
+    try:
+        level = int(outline.get(qn("w:val"))) if outline is not None else 9
+    except (TypeError, ValueError):
         return None
-    return int(m.group(1)) if m.group(1) else 0
-
-
-def _section(headings: list[tuple[int, str]]) -> str:
-    return " > ".join(text for _, text in headings)
-
-
-def _table_blocks(table: Table, rel: str, section: str, settings: ExtractionSettings) -> list[Block]:
-    rows = clean_rows([[_cell_text(cell) for cell in _unique_cells(row.cells)] for row in table.rows])
-    if not rows:
-        text = " ".join(_cell_text(c) for row in table.rows for c in _unique_cells(row.cells)).strip()
-        return [Block(path=rel, text=text, section=section)] if text else []
-    parts = split_markdown_table(to_markdown(rows),
-                                 within_tokens(settings.table_max_tokens))
-    return [Block(path=rel, text=p, section=section, kind="table") for p in parts]
-
-
-def _cell_text(cell: _Cell) -> str:
-    """All text of a cell, nested tables and text boxes included, one paragraph per line."""
-    texts = (nfkc(paragraph_text(p)).strip() for p in cell_paragraphs(cell._tc))
-    return "\n".join(t for t in texts if t)
-
-
-def _unique_cells(cells: list[_Cell]) -> list[_Cell]:
-    """Cells of a row with horizontally merged cells (repeated by python-docx) kept once."""
-    out: list[_Cell] = []
-    for cell in cells:
-        if not out or cell._tc is not out[-1]._tc:
-            out.append(cell)
-    return out
+    return level + 1 if level < 9 else None

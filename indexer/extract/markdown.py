@@ -1,8 +1,15 @@
 """Markdown and plain-text extraction, heading-aware.
 
-ATX headings (``#`` .. ``######``, CommonMark §4.2) set the section path; paragraphs are separated by
-blank lines; consecutive ``|`` lines form a table block (GFM tables); fenced code is kept as text and
-never read as headings. A .txt file is parsed the same way (it rarely contains ``#`` headings).
+The bytes are decoded by :func:`indexer.extract.textcodec.decode_text` (byte-order mark, UTF-8, then
+documented legacy fallbacks; never with characters dropped). In Markdown, text a reader of the
+rendered page never sees is removed first: HTML comments (``<!-- … -->``, CommonMark §4.6 type 2,
+also inline and over several lines; not inside fenced code or code spans) and a front-matter block
+(YAML between ``---`` lines, or TOML between ``+++`` lines, at the very start); both are counted in the
+report's ``hidden_removed``. ATX headings (``#`` .. ``######``, CommonMark §4.2) set the section
+path; paragraphs are separated by blank lines; consecutive ``|`` lines form a table block (GFM
+tables); fenced code is kept as text and never read as headings. A .txt file is decoded the same way
+and parsed as Markdown (it rarely contains ``#`` headings) but keeps ``<!--`` text: in plain text it
+is visible.
 """
 
 from __future__ import annotations
@@ -12,33 +19,58 @@ from pathlib import Path
 
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
-from core.types import Block, ExtractedDocument
+from core.types import Block, ExtractedDocument, ExtractionReport
 from indexer.extract.normalize import nfkc
 from indexer.extract.tables import split_markdown_table, within_tokens
+from indexer.extract.textcodec import decode_text
 
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^(```|~~~)")
 _EMPHASIS = re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_HIDDEN = re.compile(r"(?P<fence>^(?:```|~~~)[^\n]*\n.*?(?:^(?:```|~~~)[ \t]*$|\Z))|(?P<code>`[^`\n]+`)"
+                     r"|(?P<comment><!--.*?(?:-->|\Z))", re.S | re.M)
+"""Fenced code and code spans (kept as they are) or an HTML comment (removed; an unclosed one runs
+to the end of the file, as CommonMark renders it)."""
+_FRONT_MATTER = re.compile(r"\A(?:---[ \t]*\n.*?\n(?:---|\.\.\.)|\+\+\+[ \t]*\n.*?\n\+\+\+)[ \t]*(?:\n|\Z)",
+                          re.S)
 
 
 def extract_markdown(path: Path, rel: str, settings: ExtractionSettings) -> ExtractedDocument:
     """Blocks of a Markdown/TXT file: headings, paragraphs and tables with their section path.
 
     Raises:
-        ExtractionError: the file is not UTF-8 text (nor Latin-1 decodable without NULs).
+        ExtractionError: unreadable, binary, or in no encoding :func:`decode_text` accepts.
     """
-    return ExtractedDocument(path=rel, blocks=parse_markdown(_read_text(path), rel, settings))
-
-
-def _read_text(path: Path) -> str:
-    data = path.read_bytes()
-    if b"\x00" in data[:4096]:
-        raise ExtractionError("binary data in a text/markdown file; save it as UTF-8 text")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ExtractionError(f"cannot read the file ({exc.strerror})") from None
+    decoded = decode_text(data, path.name)
+    report = ExtractionReport(encoding=decoded.encoding)
+    text = decoded.text
+    if path.suffix.lower() != ".txt":
+        text, report.hidden_removed = strip_hidden(text)
+    return ExtractedDocument(path=rel, blocks=parse_markdown(text, rel, settings), report=report)
+
+
+def strip_hidden(text: str) -> tuple[str, int]:
+    """``text`` without its front matter and HTML comments, and how many were removed. A comment
+    that fills whole lines leaves a blank line (it ends a paragraph, as rendered); one inside a line
+    leaves nothing."""
+    removed = 0
+    front = _FRONT_MATTER.match(text)
+    if front is not None:
+        text, removed = text[front.end():], 1
+
+    def repl(m: re.Match[str]) -> str:
+        nonlocal removed
+        if m.group("comment") is None:
+            return m.group(0)
+        removed += 1
+        return "\n\n" if "\n" in m.group(0) else ""
+
+    return _HIDDEN.sub(repl, text), removed
 
 
 def parse_markdown(text: str, rel: str, settings: ExtractionSettings) -> list[Block]:

@@ -15,6 +15,12 @@
   the line breaks of the edge zone; a candidate line of at least :data:`MIN_SHINGLED_WORDS` words
   each of which lies in a repeated shingle is dropped (w-shingling: Broder, "On the resemblance and
   containment of documents", 1997).
+- Lines found in the top or bottom band of the page (by position, :func:`edge_keys`) on at least
+  ``repeated_line_ratio`` of the pages, and at least two, are furniture wherever they appear in the
+  page's text (a PDF may draw its header after the body, so it comes last in the text): compared
+  with their spaces removed and digits masked (PDFium's text in a rectangle lacks the word-gap
+  repair of the page text), also when several of them run together on one line. This holds for
+  documents of two pages as well.
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ SHINGLE_WORDS = 4
 whole line look repeated."""
 MIN_SHINGLED_WORDS = 5
 """Shorter candidate lines are dropped only when the whole line repeats."""
+MIN_ANYWHERE_LETTERS = 6
+"""Letters a positioned furniture line needs to be dropped anywhere in a page's text."""
 
 
 def nfkc(text: str) -> str:
@@ -92,9 +100,22 @@ class Repeats:
 
     lines: frozenset[str] = frozenset()
     shingles: frozenset[tuple[str, ...]] = frozenset()
+    anywhere: frozenset[str] = frozenset()
+    """Compact keys (:func:`compact_key`) of lines repeated in the page's edge bands by position,
+    with at least :data:`MIN_ANYWHERE_LETTERS` letters: dropped wherever they are in the text."""
+    edge_only: frozenset[str] = frozenset()
+    """The shorter ones ("#", "page#"): dropped only among a page's first and last lines, since a
+    bare number elsewhere is body text (a table cell)."""
 
     def __bool__(self) -> bool:
-        return bool(self.lines or self.shingles)
+        return bool(self.lines or self.shingles or self.anywhere or self.edge_only)
+
+    def positioned(self, line: str, at_edge: bool) -> bool:
+        """Whether ``line`` is one or a few positioned furniture lines (``at_edge``: it is among the
+        page's header/footer candidate lines)."""
+        key = compact_key(line)
+        return (bool(self.anywhere) and _joined(key, self.anywhere)) or \
+            (at_edge and bool(self.edge_only) and _joined(key, self.edge_only | self.anywhere))
 
     def covers(self, key: str) -> bool:
         """Whether the line with ``key`` is header/footer text: one repeated line or a few joined,
@@ -149,13 +170,42 @@ def repeated_lines(pages: list[str], ratio: float) -> Repeats:
 
 
 def drop_lines(page: str, repeats: Repeats) -> str:
-    """``page`` without its header/footer candidate lines that ``repeats`` covers."""
+    """``page`` without its header/footer candidate lines that ``repeats`` covers and without the
+    positioned furniture lines anywhere."""
     if not repeats:
         return page
     lines = page.splitlines()
     edges = _edges(lines)
     return "\n".join(line for i, line in enumerate(lines)
-                     if i not in edges or not repeats.covers(_line_key(line)))
+                     if not (i in edges and repeats.covers(_line_key(line)))
+                     and not repeats.positioned(line, i in edges))
+
+
+def compact_key(line: str) -> str:
+    """``line`` lowercased with whitespace removed and digit runs masked: the same for PDFium's
+    text of a rectangle ("C umulativ e Bonus") and the word-gap-repaired page text."""
+    return _DIGITS.sub("#", "".join(line.lower().split()))
+
+
+def edge_keys(pages: list[list[tuple[str, str]]], ratio: float) -> Repeats:
+    """The positioned furniture of a document: compact keys of the edge-band lines (``(band, text)``
+    per page, :func:`~indexer.extract.pdfium_page.band_lines`) found in the same band on at least
+    ``ratio`` of the pages and at least two, split by :data:`MIN_ANYWHERE_LETTERS`."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for lines in pages:
+        counts.update({(band, compact_key(text)) for band, text in lines})
+    threshold = max(2.0, ratio * len(pages))
+    found = {key for (_, key), n in counts.items() if n >= threshold and key}
+    long = frozenset(k for k in found if sum(c.isalpha() for c in k) >= MIN_ANYWHERE_LETTERS)
+    return Repeats(anywhere=long, edge_only=frozenset(found - long))
+
+
+def _joined(key: str, keys: frozenset[str], parts: int = 4) -> bool:
+    """Whether ``key`` is one of ``keys`` or up to ``parts`` of them run together."""
+    if key in keys:
+        return True
+    return parts > 1 and any(key.startswith(k) and _joined(key[len(k):], keys, parts - 1)
+                             for k in keys if k)
 
 
 def _made_of(key: str, keys: frozenset[str], parts: int = 4) -> bool:

@@ -11,6 +11,9 @@ and Otsu's threshold (N. Otsu, "A threshold selection method from gray-level his
 1979) binarises the page. On ``hard/PerksPlus_scanned.pdf`` this turns page 4, where Tesseract read
 only noise from the raw render, into the expected bullet, and makes OCR 3.2× faster (bench/ocr.py).
 200 dpi is the default: at 300 dpi the same pages took 2.2× longer and page 4's bullet was lost.
+
+Before a page is OCR'd its orientation is found with Tesseract's OSD (:meth:`OcrEngine.orientation`)
+and the image turned upright: a page scanned on its side otherwise reads as nonsense.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ log = logging.getLogger(__name__)
 
 MIN_WORD_CONFIDENCE = 30.0
 """Tesseract word confidence (0–100) below which a word is dropped as noise."""
+MIN_OSD_CONFIDENCE = 2.0
+"""Tesseract OSD ``orientation_conf`` below which its answer is not used (its own docs call values
+under ~2 unreliable; the corpus's scans read 15)."""
 MAX_BINARY_THRESHOLD = 200
 """Upper clamp of the Otsu threshold: on an almost blank page Otsu splits JPEG grey from white (233
 on PerksPlus p4) and the text vanishes; 160–200 all read that page correctly."""
@@ -53,6 +59,11 @@ class OcrEngine(Protocol):
 
     def recognize(self, image: Image.Image, language: str) -> OcrResult:
         """OCR ``image`` (any PIL mode) in ``language`` (Tesseract codes, e.g. ``"eng+deu"``)."""
+        ...
+
+    def orientation(self, image: Image.Image) -> int | None:
+        """Degrees (0, 90, 180, 270) to turn ``image`` clockwise so its text stands upright, or
+        ``None`` when the orientation cannot be found (too little text, low confidence)."""
         ...
 
 
@@ -80,6 +91,23 @@ class TesseractOcr:
         return words_to_result(data["text"], [float(c) for c in data["conf"]],
                                list(zip(data["block_num"], data["par_num"], data["line_num"], strict=True)))
 
+    def orientation(self, image: Image.Image) -> int | None:
+        """Tesseract's orientation and script detection (``--psm 0``, the ``osd`` traineddata): its
+        ``rotate`` when ``orientation_conf`` ≥ :data:`MIN_OSD_CONFIDENCE`; None when OSD fails
+        (too few characters, ``osd`` not installed) or is unsure."""
+        import pytesseract
+
+        pytesseract.pytesseract.tesseract_cmd = self.cmd
+        try:
+            with _one_omp_thread():
+                osd = pytesseract.image_to_osd(image, output_type=pytesseract.Output.DICT)
+        except pytesseract.TesseractError as exc:
+            log.debug("orientation detection failed: %s", " ".join(str(exc).split())[:200])
+            return None
+        if float(osd.get("orientation_conf", 0.0)) < MIN_OSD_CONFIDENCE:
+            return None
+        return int(osd.get("rotate", 0)) % 360
+
 
 @contextlib.contextmanager
 def _one_omp_thread() -> Iterator[None]:
@@ -96,14 +124,20 @@ def _one_omp_thread() -> Iterator[None]:
 
 
 class FakeOcr:
-    """In-memory engine for tests: returns ``texts`` in turn (the last one repeats) and counts calls."""
+    """In-memory engine for tests: returns ``texts`` in turn (the last one repeats) and counts calls;
+    ``rotate`` is what :meth:`orientation` answers."""
 
     name = "fake"
 
-    def __init__(self, texts: Sequence[str], confidence: float = 90.0) -> None:
+    def __init__(self, texts: Sequence[str], confidence: float = 90.0, rotate: int | None = 0) -> None:
         self.texts = list(texts) or [""]
         self.confidence = confidence
+        self.rotate = rotate
         self.calls: list[tuple[int, int]] = []
+
+    def orientation(self, image: Image.Image) -> int | None:
+        """The canned ``rotate``."""
+        return self.rotate
 
     def recognize(self, image: Image.Image, language: str) -> OcrResult:
         """The next canned text; records the image size (pixels)."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +29,11 @@ import pypdf
 
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
-from core.types import Block, ExtractedDocument
-from indexer.extract.headings import SectionTracker, emphasised_lines
-from indexer.extract.normalize import (
-    Repeats,
-    drop_lines,
-    hyphenated_words,
-    join_hyphenated,
-    nfkc,
-    repeated_lines,
-)
+from core.types import ExtractedDocument, ExtractionReport
+from indexer.extract.headings import emphasised_lines
 from indexer.extract.ocr import OcrEngine
+from indexer.extract.pdf_blocks import Segment, to_blocks
+from indexer.extract.pdf_forms import page_fields
 from indexer.extract.pdf_objects import (
     has_image_xobject,
     one_line,
@@ -50,36 +43,31 @@ from indexer.extract.pdf_objects import (
     wants_tables,
 )
 from indexer.extract.pdf_tables import Grid, band_text, find_grids, page_chars, table_rows
-from indexer.extract.pdfium_page import column_text, image_boxes, open_document, save_copy
+from indexer.extract.pdfium_page import (
+    band_lines,
+    column_text,
+    image_boxes,
+    open_document,
+    save_copy,
+)
 from indexer.extract.pdfium_text import pdfium_page_text
 from indexer.extract.scan import ScanNotes, image_text, ocr_gate
 from indexer.extract.tables import (
+    carry_down,
     clean_rows,
     column_list_text,
     merge_continuations,
-    split_markdown_table,
     to_markdown,
-    within_tokens,
 )
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Segment:
-    """A piece of one page in reading order: ``kind`` "text" or "table" (markdown); ``span`` is the
-    (top, bottom) band of the page, in points from the top, that a pdfplumber text piece comes from."""
-
-    kind: str
-    text: str
-    span: tuple[float, float] | None = None
-    headings: dict[str, int] = field(default_factory=dict)
-    """Lines of this piece set in a larger font, with their heading level."""
-
-
-Plumbed = tuple[list[Segment], Any]
-"""A table page's segments and its PDFium page (None when PDFium cannot load it), kept loaded from
-table detection to the column read of its text bands (a page loads in ~1-12 ms)."""
+Edges = list[tuple[str, str]]
+"""A page's lines in its top and bottom bands, ``("top"|"bottom", text)`` (furniture candidates)."""
+Plumbed = tuple[list[Segment], Any, Edges]
+"""A table page's segments, its PDFium page (None when PDFium cannot load it), kept loaded from
+table detection to the column read of its text bands (a page loads in ~1-12 ms), and its edge lines."""
 
 
 def extract_pdf(path: Path, rel: str, settings: ExtractionSettings,
@@ -106,13 +94,25 @@ def _extract(reader: pypdf.PdfReader, path: Path, rel: str, settings: Extraction
     table_pages = [i for i in range(len(reader.pages)) if wants_tables(reader, i, settings)]
     pdoc = _pdfium_document(path, len(reader.pages))
     plumbed = _with_tables(path, table_pages, pdoc, notes.warnings) if table_pages else {}
-    segments = [_page_segments(reader, pdoc, i, plumbed, ocr, settings, notes)
-                for i in range(len(reader.pages))]
+    edges: list[list[tuple[str, str]]] = [[] for _ in reader.pages]
+    segments = [_page_segments(reader, pdoc, i, plumbed, ocr, settings, notes, edges)
+                + _form_segments(reader, pdoc, i) for i in range(len(reader.pages))]
     if notes.ocr_pages:
         log.info("%s: OCR of %d pages/regions in %.1f s", rel, notes.ocr_pages, notes.ocr_seconds)
-    blocks = _to_blocks(rel, segments, settings)
+    blocks, dropped = to_blocks(rel, segments, settings, edges)
+    report = ExtractionReport(ocr_pages=sorted(set(notes.ocr_page_numbers)),
+                              needs_ocr_pages=list(notes.needs_ocr), furniture_lines=dropped)
     return ExtractedDocument(path=rel, blocks=blocks, pages=len(reader.pages), warnings=notes.warnings,
-                             needs_ocr_pages=notes.needs_ocr)
+                             needs_ocr_pages=notes.needs_ocr, report=report)
+
+
+def _form_segments(reader: pypdf.PdfReader, pdoc: Any, index: int) -> list[Segment]:
+    """The filled form fields of page ``index`` (:mod:`.pdf_forms`), one segment each."""
+    page = reader.pages[index]
+    if "/Annots" not in page:
+        return []
+    loader = (lambda: _pdfium_page(pdoc, index)) if pdoc is not None else (lambda: None)
+    return [Segment("form_field", line) for line in page_fields(page, loader)]
 
 
 def _extract_repaired(path: Path, rel: str, settings: ExtractionSettings, ocr: OcrEngine | None,
@@ -161,12 +161,13 @@ def _pdfium_page(pdoc: Any, index: int) -> Any | None:
 
 
 def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict[int, Plumbed],
-                   ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes) -> list[Segment]:
+                   ocr: OcrEngine | None, settings: ExtractionSettings, notes: ScanNotes,
+                   edges: list[list[tuple[str, str]]]) -> list[Segment]:
     """One page's segments: pdfplumber's (tables), else PDFium's text (pypdf's without PDFium or on
     rotated pages) after the OCR gate, read by columns when two-column, followed by the OCR of large
-    images."""
+    images. The lines in the page's top and bottom bands go to ``edges[index]``."""
     if index in plumbed:
-        segments, page = plumbed[index]
+        segments, page, edges[index] = plumbed[index]
         return _plumbed_in_columns(page, segments) if page is not None else segments
     page = _pdfium_page(pdoc, index) if pdoc is not None else None
     if page is None:
@@ -174,17 +175,17 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
         return [Segment("text", text, headings=emphasised)]
     textpage = _textpage(page, index)  # loaded once for the text and the column layout
     try:
-        text, emphasised = _fast_page_text(reader, page, index, notes.warnings, textpage)
+        text, emphasised, edges[index] = _fast_page_text(reader, page, index, notes.warnings, textpage)
         images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
         replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
         if replaced is not None:
-            return [Segment("text", replaced)]
+            return [Segment("ocr", replaced)] if replaced else []
         text = (column_text(page, textpage=textpage) if textpage is not None else None) or text
     finally:
         if textpage is not None:
             textpage.close()
     extra = image_text(page, index + 1, images, ocr, settings, notes)
-    return [Segment("text", text, headings=emphasised)] + ([Segment("text", extra)] if extra else [])
+    return [Segment("text", text, headings=emphasised)] + ([Segment("ocr", extra)] if extra else [])
 
 
 def _textpage(page: Any, index: int) -> Any | None:
@@ -218,17 +219,19 @@ def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
 
 
 def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int, warnings: list[str],
-                    textpage: Any | None) -> tuple[str, dict[str, int]]:
-    """PDFium's text of one page (from its ``textpage``) and its lines set in a larger font; pypdf's
-    on rotated pages or when PDFium cannot read the page's text (``textpage`` None)."""
+                    textpage: Any | None) -> tuple[str, dict[str, int], Edges]:
+    """PDFium's text of one page (from its ``textpage``), its heading lines (larger font, numbered
+    bold) and its edge lines; pypdf's text (without edge lines) on rotated pages or when PDFium
+    cannot read the page's text (``textpage`` None)."""
     try:
         found = pdfium_page_text(page, textpage) if textpage is not None else None
     except Exception as exc:  # PdfiumError on an odd page: pypdf may still read it
         log.debug("page %d: PDFium text failed (%s); using pypdf", index + 1, one_line(exc))
         found = None
     if found is None or (not found[0].strip() and shows_text(reader.pages[index])):
-        return pypdf_page_text(reader, index, warnings)  # text PDFium drops: no Tf, size 0, singular Tm
-    return found[0], emphasised_lines(found[1])
+        text, emphasised = pypdf_page_text(reader, index, warnings)  # text PDFium drops: no Tf, size 0
+        return text, emphasised, []
+    return found[0], emphasised_lines(found[1]), found[2]
 
 
 def _with_tables(path: Path, pages: list[int], pdoc: Any, warnings: list[str]) -> dict[int, Plumbed]:
@@ -246,13 +249,13 @@ def _with_tables(path: Path, pages: list[int], pdoc: Any, warnings: list[str]) -
         for i, grids in find_grids(path, list(upright)).items():
             segments = _pdfium_segments(upright[i], grids)
             if segments is not None:
-                found[i] = (segments, upright[i])
+                found[i] = (segments[0], upright[i], segments[1])
         if rest:
             with pdfplumber.open(path, password="") as pdf:
                 for i in rest:
-                    segments = _plumber_segments(pdf.pages[i])
-                    if segments is not None:
-                        found[i] = (segments, _pdfium_page(pdoc, i) if pdoc is not None else None)
+                    plumbed = _plumber_segments(pdf.pages[i])
+                    if plumbed is not None:
+                        found[i] = (plumbed, _pdfium_page(pdoc, i) if pdoc is not None else None, [])
     except Exception as exc:  # pdfminer failures: keep pypdf's text for these pages
         warnings.append(f"table detection failed ({one_line(exc)})")
         log.warning("%s: table detection failed: %s", path.name, one_line(exc))
@@ -269,10 +272,10 @@ def _upright_pages(pdoc: Any, pages: list[int]) -> dict[int, Any]:
     return out
 
 
-def _pdfium_segments(page: Any, grids: list[Grid]) -> list[Segment] | None:
+def _pdfium_segments(page: Any, grids: list[Grid]) -> tuple[list[Segment], Edges] | None:
     """Text and markdown tables of one PDFium page with the table ``grids`` found on it, top to
-    bottom (the text of each band between tables read across the page); None when no grid holds a
-    table."""
+    bottom (the text of each band between tables read across the page), and its edge lines; None
+    when no grid holds a table."""
     height = page.get_height()
     chars = page_chars(page)
     tables = [(g.bbox, rows) for g in grids if (rows := table_rows(chars, g))]
@@ -287,14 +290,14 @@ def _pdfium_segments(page: Any, grids: list[Grid]) -> list[Segment] | None:
         out.append(Segment("table", to_markdown(rows)))
         top = max(top, bbox[3])
     out.append(Segment("text", band_text(chars, top, height, boxes), (top, height)))
-    return out
+    return out, band_lines(chars.text, chars.boxes, height, top_down=True)
 
 
 def _plumber_segments(page: Any) -> list[Segment] | None:
     """Text and markdown tables of one pdfplumber page, top to bottom; None when it has no table."""
     tables = []
     for t in page.find_tables():
-        rows = merge_continuations(clean_rows(t.extract()))
+        rows = merge_continuations(clean_rows(carry_down(t.extract(), [list(r.cells) for r in t.rows])))
         if rows:
             tables.append((t.bbox, rows))
     if not tables:
@@ -325,36 +328,3 @@ def _crop_text(page: Any, top: float, bottom: float) -> str:
     x0, y0, x1, y1 = page.bbox
     region = page.crop((x0, max(top, y0), x1, min(bottom, y1)), relative=False, strict=False)
     return str(region.extract_text() or "")
-
-
-def _header_lines(pages: list[str], ratio: float) -> Repeats:
-    """The repeated header/footer lines of ``pages`` (:func:`repeated_lines`), or none when they are
-    all the text there is (a PDF of identical pages, or pages of "Form 3 of 9" lines only: dropping
-    them would leave the file without text)."""
-    keys = repeated_lines(pages, ratio)
-    if keys and not any(drop_lines(page, keys).strip() for page in pages):
-        return Repeats()
-    return keys
-
-
-def _to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings) -> list[Block]:
-    """Normalise text segments (NFKC, repeated header/footer lines, hyphenation), cut them at heading
-    lines into sections (:class:`SectionTracker`) and split large tables into parts of at most
-    ``table_max_tokens`` cl100k tokens that repeat the header."""
-    texts = [[nfkc(s.text) if s.kind == "text" else s.text for s in page] for page in pages]
-    keys = _header_lines(["\n".join(t) for t in texts], settings.repeated_line_ratio)
-    keep = hyphenated_words("\n".join("\n".join(t) for t in texts))
-    sections = SectionTracker()
-    blocks: list[Block] = []
-    for page_no, (segs, page_texts) in enumerate(zip(pages, texts, strict=True), start=1):
-        for seg, text in zip(segs, page_texts, strict=True):
-            if seg.kind == "table":
-                for part in split_markdown_table(text, within_tokens(settings.table_max_tokens)):
-                    blocks.append(Block(path=rel, text=part, page=page_no, section=sections.section,
-                                        kind="table"))
-                continue
-            text = join_hyphenated(drop_lines(text, keys), keep).strip()
-            for section, part, is_heading in sections.split(text, seg.headings):
-                blocks.append(Block(path=rel, text=part, page=page_no, section=section,
-                                    kind="heading" if is_heading else "text"))
-    return blocks

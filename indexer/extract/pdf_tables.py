@@ -1,5 +1,8 @@
 """Tables of PDF pages: pdfplumber finds the ruling, PDFium reads the cells.
 
+A cell the ruling merges over several rows is read once and carried down to each row it spans
+(:func:`~indexer.extract.tables.carry_down`), so every row reads whole ("| A | Munich | 45 |").
+
 pdfplumber (https://github.com/jsvine/pdfplumber) finds tables from ruling lines, but it parses every
 character of the page through pdfminer first (~0.2 s a page here), although its default ``lines``
 strategy builds the table grid from painted lines and rectangles only
@@ -26,7 +29,7 @@ import numpy as np
 from indexer.extract.pdf_objects import TEXT_OBJECT
 from indexer.extract.pdfium_page import clean_pdfium_text
 from indexer.extract.pdfium_text import char_boxes, spaced_text
-from indexer.extract.tables import clean_rows, merge_continuations
+from indexer.extract.tables import carry_down, clean_rows, merge_continuations
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +145,7 @@ def table_rows(chars: PageChars, grid: Grid) -> list[list[str]]:
     x, y = chars.centres
     rows = [[region_text(chars, _centre_in(x, y, cell)) if cell else None for cell in row]
             for row in grid.rows]
-    return merge_continuations(clean_rows(rows))
+    return merge_continuations(clean_rows(carry_down(rows, grid.rows)))
 
 
 def band_text(chars: PageChars, top: float, bottom: float, tables: list[BBox]) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import math
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,11 @@ log = logging.getLogger(__name__)
 
 MIN_IMAGE_AREA = 0.05
 """Share of the page an image must cover to be a candidate for OCR (logos and icons are smaller)."""
+_LINE_END = re.compile("\r\n|[\r\n\x02\ufffe]")
+EDGE_BAND = 0.12
+"""Share of the page height at the top and at the bottom searched for running headers and footers
+(the corpus's sit within 0.06 of the edge; body text starts below 0.08 on most pages, and only text
+repeated across pages there counts)."""
 MAX_RENDER_PIXELS = 64_000_000
 """Pixels a page rendered for OCR may have: an A0 sheet at 200 dpi (62 M); a 200-inch page (PDF's
 largest, 14,400 pt) is rendered at a lower resolution instead of 1.6 G pixels that exceed the
@@ -80,6 +87,29 @@ def column_text(page: Any, span: tuple[float, float] | None = None,
     parts = [textpage.get_text_bounded(r.x0, height - min(r.bottom, bottom), r.x1, height - max(r.top, top))
              for r in regions]
     return "\n".join(clean_pdfium_text(p) for p in parts if p.strip())
+
+
+def band_lines(text: str, boxes: Sequence[tuple[float, float, float, float] | None], height: float,
+               top_down: bool) -> list[tuple[str, str]]:
+    """The lines of a page's ``text`` that sit in its top or bottom :data:`EDGE_BAND` (where running
+    headers, footers and page numbers are), as ``("top"|"bottom", line)``, from the characters'
+    ``boxes`` (one per character of ``text``, None for spaces and line breaks): (x0, top, x1, bottom)
+    from the top-left when ``top_down``, else PDFium's (left, bottom, right, top) from the
+    bottom-left. A line's place is its first boxed character's; lines end at line breaks and PDFium's
+    hyphen markers. Costs one pass over the line starts, no PDFium call."""
+    out: list[tuple[str, str]] = []
+    start = 0
+    for m in _LINE_END.finditer(text + "\n"):
+        line, first = text[start:m.start()], next((b for b in boxes[start:m.start()] if b is not None), None)
+        start = m.end()
+        if first is None or not line.strip():
+            continue
+        top, bottom = (first[1], first[3]) if top_down else (height - first[3], height - first[1])
+        if bottom <= EDGE_BAND * height:
+            out.append(("top", line.strip()))
+        elif top >= (1 - EDGE_BAND) * height:
+            out.append(("bottom", line.strip()))
+    return out
 
 
 def clean_pdfium_text(text: str) -> str:

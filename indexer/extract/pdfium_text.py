@@ -20,12 +20,14 @@ from __future__ import annotations
 import ctypes
 import logging
 import math
+import re
 from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
+from indexer.extract.headings import MAX_CHARS, numbered_title
 from indexer.extract.normalize import nfkc
-from indexer.extract.pdfium_page import clean_pdfium_text
+from indexer.extract.pdfium_page import band_lines, clean_pdfium_text
 
 log = logging.getLogger(__name__)
 
@@ -34,22 +36,36 @@ CharBox = tuple[float, float, float, float]
 WORD_GAP = 0.08
 """Horizontal gap between two characters, in em of their font size, read as a word space (tightly
 set corpus text: 0.12 em between words, ≤ 0.04 em between letters of a word)."""
-Fragment = tuple[str, float]
-"""(text of a run of one line in one font size, size in points rounded to 0.1)."""
+Fragment = tuple[str, float, bool, int]
+"""(text of a run of one line in one font size and weight, size in points rounded to 0.1, bold, the
+run's line number on the page)."""
+_LINE_END = re.compile("\r\n|[\n\x02\ufffe]")
+"""Line ends as :func:`size_runs` counts them (a bare CR does not end a line there)."""
+BOLD_WEIGHT = 600
+"""``FPDFText_GetFontWeight`` from which a font counts as bold (CSS/OpenType: 600 semibold, 700 bold)."""
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi")
+_FORCE_BOLD = 1 << 18
+"""PDF font descriptor flag ForceBold (PDF 32000-1:2008 Table 123)."""
 
 
-def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment]] | None:
+def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment], list[tuple[str, str]]] | None:
     """The page's text (line breaks ``\\n``, hyphen markers as ``-\\n``) read from its PDFium text
-    page ``textpage`` (the caller loads and closes it), and its font-size runs; ``None`` for a
-    rotated page (the caller keeps pypdf's text there).
+    page ``textpage`` (the caller loads and closes it), its font-size runs and the lines in its top
+    and bottom bands (:func:`~indexer.extract.pdfium_page.band_lines`); ``None`` for a rotated page
+    (the caller keeps pypdf's text there).
 
     Raises:
         pypdfium2.PdfiumError: PDFium cannot read the page's text (the caller falls back to pypdf).
     """
     if page.get_rotation() % 180:
         return None
-    raw, sizes = spaced_text(textpage.raw, textpage.get_text_range())
-    return clean_pdfium_text(raw), size_runs(raw, sizes)
+    plain = textpage.get_text_range()
+    boxes = char_boxes(textpage.raw, plain)
+    raw, sizes = spaced_text(textpage.raw, plain, boxes)
+    edges = band_lines(plain, boxes, page.get_height(), top_down=False)
+    bold = bold_lines(textpage.raw, plain)
+    runs = [(text, size, line in bold, line) for text, size, _, line in size_runs(raw, sizes)]
+    return clean_pdfium_text(raw), runs, edges
 
 
 def spaced_text(textpage: Any, raw: str,
@@ -90,6 +106,39 @@ def spaced_text(textpage: Any, raw: str,
     return "".join(out), sizes
 
 
+def bold_lines(textpage: Any, raw: str) -> set[int]:
+    """Numbers (0-based, as :func:`size_runs` counts them) of the lines of ``raw`` (PDFium's text of
+    ``textpage``) that read like a numbered title (:func:`~indexer.extract.headings.numbered_title`)
+    and are set in bold at their first and last character (:func:`is_bold`). Only such lines can
+    become headings by weight, so only they are asked about (a few PDFium calls a page)."""
+    out: set[int] = set()
+    start = 0
+    for number, m in enumerate(_LINE_END.finditer(raw + "\n")):
+        line = raw[start:m.start()]
+        body = line.strip()
+        if body and len(body) <= MAX_CHARS and numbered_title(body) is not None:
+            first = start + len(line) - len(line.lstrip())
+            last = start + len(line.rstrip()) - 1
+            if is_bold(textpage, first) and is_bold(textpage, last):
+                out.add(number)
+        start = m.end()
+    return out
+
+
+def is_bold(textpage: Any, index: int) -> bool:
+    """Whether character ``index`` is set in a bold font: ``FPDFText_GetFontWeight`` ≥
+    :data:`BOLD_WEIGHT`, or, when the PDF does not say (weight ≤ 0, common in subset fonts), a font
+    name with "Bold", "Black", "Heavy", "Semibold" or "Demi" in it or the ForceBold flag."""
+    weight = pdfium_c.FPDFText_GetFontWeight(textpage, index)
+    if weight > 0:
+        return bool(weight >= BOLD_WEIGHT)
+    flags = ctypes.c_int(0)
+    buffer = ctypes.create_string_buffer(128)
+    pdfium_c.FPDFText_GetFontInfo(textpage, index, buffer, len(buffer), ctypes.byref(flags))
+    name = buffer.value.decode("latin-1").lower()
+    return bool(flags.value & _FORCE_BOLD) or any(part in name for part in _BOLD_NAMES)
+
+
 def char_boxes(textpage: Any, raw: str) -> list[CharBox | None]:
     """Each character's loose box (:data:`CharBox`); None for spaces and boxless ones."""
     box = pdfium_c.FS_RECTF()
@@ -127,29 +176,31 @@ def _size(textpage: Any, index: int, matrix: Any) -> float:
 
 def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
     """Cut ``raw`` (PDFium's text, one font size per character in ``sizes``) into runs of one size
-    within one line; spaces join the run they sit in, line breaks and hyphen markers end it."""
+    within one line, each with its line number (bold False: :func:`bold_lines` tells which lines
+    are bold); spaces join the run they sit in, line breaks and hyphen markers end it."""
     runs: list[Fragment] = []
     chars: list[str] = []
-    size = -1.0
+    size, line = -1.0, 0
     last, rounded = math.nan, 0.0
     for ch, s in zip(raw, sizes, strict=False):
         if ch in "\r\n\x02\ufffe":
-            _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size)
+            _close(runs, chars + (["-"] if ch in "\x02\ufffe" else []), size, line)
             chars, size = [], -1.0
+            line += ch != "\r"
             continue
         if s != last:  # sizes come in runs (one per word): round once per run
             last, rounded = s, round(s, 1)
         if not ch.isspace() and rounded != size:
             if size >= 0:
-                _close(runs, chars, size)
+                _close(runs, chars, size, line)
                 chars = []
             size = rounded
         chars.append(ch)
-    _close(runs, chars, size)
+    _close(runs, chars, size, line)
     return runs
 
 
-def _close(runs: list[Fragment], chars: list[str], size: float) -> None:
+def _close(runs: list[Fragment], chars: list[str], size: float, line: int) -> None:
     text = "".join(chars)
     if text.strip() and size > 0:
-        runs.append((nfkc(text), size))
+        runs.append((nfkc(text), size, False, line))

@@ -74,6 +74,27 @@ def assess_text(text: str, has_image: bool) -> TextVerdict:
     return _word_shape(text)
 
 
+MIN_OCR_WORDS = 15
+MIN_OCR_FUNCTION_SHARE = 0.03
+MAX_DOUBTFUL_CONFIDENCE = 80.0
+"""OCR output of at least :data:`MIN_OCR_WORDS` letter words is "not words" when fewer than
+:data:`MIN_OCR_FUNCTION_SHARE` of them are common English/German words and Tesseract's mean word
+confidence is below :data:`MAX_DOUBTFUL_CONFIDENCE`. A page read sideways or upside down gives
+pronounceable nonsense ("ay} Jaye suead aay") with no common word at 67 confidence; its upright read
+has 25 % common words at 96; a clean scanned table has few common words but a high confidence."""
+
+
+def ocr_verdict(text: str, confidence: float) -> TextVerdict:
+    """Whether OCR output ``text`` (mean word ``confidence`` 0–100) reads as words (see above)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) < MIN_OCR_WORDS:
+        return TextVerdict(True)
+    common = sum(1 for w in words if w in FUNCTION_WORDS) / len(words)
+    if common < MIN_OCR_FUNCTION_SHARE and confidence < MAX_DOUBTFUL_CONFIDENCE:
+        return TextVerdict(False, f"no words ({common:.0%} common words, confidence {confidence:.0f})")
+    return TextVerdict(True)
+
+
 def _unmapped(char: str) -> bool:
     return char == "\ufffd" or "\ue000" <= char <= "\uf8ff" or unicodedata.category(char) == "Cc"
 

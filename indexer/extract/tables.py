@@ -28,6 +28,37 @@ def clean_rows(rows: Sequence[Row]) -> list[list[str]]:
     return cells
 
 
+Box = tuple[float, float, float, float]
+"""(x0, top, x1, bottom) of a table cell, points from the page's top-left corner."""
+SPAN_TOLERANCE = 1.0
+"""Points by which a merged cell's bottom may fall short of the row it spans (rounding)."""
+
+
+def carry_down(texts: Sequence[Sequence[str | None]],
+               boxes: Sequence[Sequence[Box | None]]) -> list[list[str | None]]:
+    """Cell texts with each vertically merged cell's text repeated in every row it spans.
+
+    A table finder that works from ruling lines (pdfplumber's ``lines`` strategy) reports a cell
+    once, in its first row, with its full box, and ``None`` in the rows below it that it covers: the
+    ruling lines, not the text, say it spans them. ``boxes`` holds those cell boxes (same shape as
+    ``texts``); a ``None`` whose column is covered by a cell above reaching down to this row's
+    bottom gets that cell's text.
+    """
+    out = [list(row) for row in texts]
+    for r, row in enumerate(boxes):
+        bottom = max((b[3] for b in row if b is not None), default=None)
+        for j, box in enumerate(row):
+            if box is not None or bottom is None:
+                continue
+            for above in range(r - 1, -1, -1):
+                cell = boxes[above][j] if j < len(boxes[above]) else None
+                if cell is not None:
+                    if cell[3] >= bottom - SPAN_TOLERANCE and j < len(out[above]):
+                        out[r][j] = out[above][j]
+                    break
+    return out
+
+
 def merge_continuations(rows: list[list[str]]) -> list[list[str]]:
     """Fold PDF continuation rows into the row above: pdfplumber splits a cell's wrapped lines into
     rows of their own when no ruling separates them. A body row whose first cell is empty continues

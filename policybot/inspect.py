@@ -1,0 +1,148 @@
+"""``policybot inspect FILE [--page N] [--json]``: what the index holds for one policy file, so its owner
+can see why the bot can or cannot answer from it.
+
+The chunks (and their section, pages and kinds) and the extraction report come from the index: the
+documents row and the chunks table. The blocks are the file extracted again now, in this process,
+with the same settings (extraction is deterministic, so they are what the index was built from while
+``current`` is true: the file's bytes still hash to the indexed version and the index was built
+under the current config fingerprint). Loads no embedding model.
+
+JSON shape (stable; new keys may be added, none renamed)::
+
+    {"file": relative path, "path": absolute path, "indexed": bool, "status": "indexed"|"failed"|null,
+     "error": str, "current": bool|null, "page": N|null,
+     "report": {"ocr_pages", "needs_ocr_pages", "tables", "notes", "form_fields", "not_read",
+                "hidden_removed", "furniture_lines", "encoding", "partial"} | null,
+     "blocks": [{"page", "page_end", "section", "kind", "text"}],
+     "chunks": [{"ordinal", "page", "page_end", "section", "kind", "kinds", "text"}],
+     "extraction_error": str}
+
+``kind`` is one of ``text``, ``table``, ``heading``, ``note``, ``form_field``, ``ocr``; a chunk's
+``kind`` is that of its first block after any heading (``kinds`` lists them all; null for chunks
+indexed before kinds were recorded). ``report`` is the indexed one, or the fresh extraction's when
+the file is not indexed. ``--page N`` keeps the blocks and chunks on page N (PDF).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from core.config import Settings
+from core.errors import ExtractionError, PolicybotError
+from core.fingerprint import config_fingerprint
+from core.store import Store, sql_str
+from core.types import Block, ExtractedDocument
+from indexer.extract import extract_file, relative_posix
+from indexer.jobs import sha256_file
+
+BLOCK_KEYS = ("page", "page_end", "section", "kind", "text")
+CHUNK_KEYS = ("ordinal", "page", "page_end", "section", "kind", "kinds", "text")
+
+
+def resolve(settings: Settings, file: str) -> Path:
+    """The file named by ``file``: as given (absolute or from the working directory), else relative
+    to ``policies.root``.
+
+    Raises:
+        PolicybotError: no such file.
+    """
+    given = Path(file)
+    for candidate in (given, settings.policies.root / given):
+        if candidate.is_file():
+            return Path(os.path.abspath(candidate))
+    raise PolicybotError(f"{file}: no such file (looked in the working directory and in "
+                         f"{settings.policies.root}); pass the policy file's path")
+
+
+def inspect_file(settings: Settings, store: Store | None, file: str,
+                 page: int | None = None) -> dict[str, Any]:
+    """The inspection of ``file`` as a JSON-able dict (shape in the module doc).
+
+    Raises:
+        PolicybotError: no such file.
+    """
+    path = resolve(settings, file)
+    root = settings.policies.root.resolve()
+    rel = relative_posix(path, root)
+    rec = store.documents().get(rel) if store is not None else None
+    doc, error = _extract(path, root, settings)
+    stored = rec.report() if rec is not None else None
+    report = stored if stored is not None else (doc.report.to_json() if doc is not None else None)
+    stored_kinds = report.pop("chunk_kinds", None) if report is not None else None
+    kinds = [str(k) for k in stored_kinds] if isinstance(stored_kinds, list) else []
+    chunks = _chunks(store, rel, kinds) if rec is not None and store is not None else []
+    blocks = [_block(b) for b in doc.blocks] if doc is not None else []
+    if page is not None:
+        blocks = [b for b in blocks if _on_page(b, page)]
+        chunks = [c for c in chunks if _on_page(c, page)]
+    current = None if rec is None else (rec.sha256 == sha256_file(path)
+                                        and rec.fingerprint == config_fingerprint(settings))
+    return {"file": rel, "path": str(path), "indexed": rec is not None and rec.status == "indexed",
+            "status": rec.status if rec is not None else None, "error": rec.error if rec is not None else "",
+            "current": current, "page": page, "report": report, "blocks": blocks, "chunks": chunks,
+            "extraction_error": error}
+
+
+def _extract(path: Path, root: Path, settings: Settings) -> tuple[ExtractedDocument | None, str]:
+    try:
+        return extract_file(path, root, settings), ""
+    except ExtractionError as exc:
+        return None, str(exc)
+
+
+def _block(b: Block) -> dict[str, Any]:
+    return {"page": b.page, "page_end": b.page_end, "section": b.section, "kind": b.kind, "text": b.text}
+
+
+def _chunks(store: Store, rel: str, kinds: list[str]) -> list[dict[str, Any]]:
+    rows = store.chunk_rows(f"path = {sql_str(rel)}", ["ordinal", "page", "page_end", "section", "text"])
+    out = []
+    for row in sorted(rows, key=lambda r: r["ordinal"]):
+        ordinal = int(row["ordinal"])
+        found = kinds[ordinal].split("+") if ordinal < len(kinds) and kinds[ordinal] else None
+        out.append({"ordinal": ordinal, "page": row["page"], "page_end": row["page_end"],
+                    "section": row["section"], "kind": found[0] if found else None, "kinds": found,
+                    "text": row["text"]})
+    return out
+
+
+def _on_page(item: dict[str, Any], page: int) -> bool:
+    first = item.get("page")
+    if first is None:
+        return False
+    last = item.get("page_end") or first
+    return bool(first <= page <= last)
+
+
+def render_inspection(console: Console, data: dict[str, Any]) -> None:
+    """Print an inspection for a person: status, report, then blocks and chunks."""
+    state = data["status"] or "not indexed"
+    fresh = "" if data["current"] is None else " (current)" if data["current"] else \
+        " (stale: the file or the config changed since it was indexed; run policybot index)"
+    console.print(f"[bold]{escape(data['file'])}[/bold] · {state}{fresh}"
+                  + (f" · {escape(data['error'])}" if data["error"] else ""))
+    report = data["report"] or {}
+    if report:
+        console.print("report: " + escape(", ".join(f"{k}={v}" for k, v in report.items() if v not in
+                                                    ("", [], 0, False, None))) or "report: nothing of note")
+    if data["extraction_error"]:
+        console.print(f"[red]extraction now fails:[/red] {escape(data['extraction_error'])}")
+    for title, items in (("blocks (extracted now)", data["blocks"]),
+                         ("chunks (in the index)", data["chunks"])):
+        console.print(f"\n[bold]{title}: {len(items)}[/bold]")
+        for item in items:
+            console.print(f"[cyan]{escape(_where(item))}[/cyan]")
+            console.print(escape(item["text"]), soft_wrap=True)
+
+
+def _where(item: dict[str, Any]) -> str:
+    """``#3 p4-5 · table · Benefits > Dental`` for a chunk or block."""
+    pages = f"p{item['page']}" + (f"-{item['page_end']}" if item.get("page_end") else "") \
+        if item.get("page") else "-"
+    label = f"#{item['ordinal']} " if "ordinal" in item else ""
+    return f"{label}{pages} · {item['kind'] or '?'} · {item['section'] or '(no section)'}"

@@ -1,0 +1,319 @@
+"""Generated documents with every construct of issue 14 items 1–3, per format: every string a reader
+sees is in the extracted text, and none that a reader never sees.
+
+DOCX: python-docx plus raw WordprocessingML (lxml); PDF: fpdf2, with pypdf adding a filled AcroForm
+field; text: bytes in each encoding."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from docx import Document
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.packuri import PackURI
+from docx.opc.part import Part
+from docx.oxml import parse_xml
+from docx.oxml.ns import nsdecls
+from fpdf import FPDF
+from PIL import Image, ImageDraw, ImageFont
+
+from core.config import Settings
+from core.types import ExtractedDocument
+from indexer.extract import extract_file
+from indexer.extract.ocr import FakeOcr
+
+W = nsdecls("w", "r")
+MC = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
+
+
+def text_of(doc: ExtractedDocument) -> str:
+    return "\n".join(b.text for b in doc.blocks)
+
+
+# ---- DOCX ---------------------------------------------------------------------------------------
+DOCX_BODY = f"""<w:body {W} {MC}>
+  <w:sdt><w:sdtPr><w:alias w:val="Cover"/></w:sdtPr><w:sdtContent>
+    <w:p><w:r><w:t>Block control: the plan starts on 1 March 2026.</w:t></w:r></w:p>
+  </w:sdtContent></w:sdt>
+  <w:p><w:r><w:t xml:space="preserve">Office days: 2</w:t><w:noBreakHyphen/><w:t>3 per week, reim</w:t>
+    <w:softHyphen/><w:t xml:space="preserve">bursed monthly.</w:t><w:tab/><w:t>Tabbed</w:t>
+    <w:br/>
+    <w:t>After a break.</w:t></w:r></w:p>
+  <w:p><w:r><w:t xml:space="preserve">Temperature above 38 </w:t></w:r>
+    <w:r><w:sym w:font="Symbol" w:char="F0B0"/></w:r><w:r><w:t xml:space="preserve">C, approved </w:t></w:r>
+    <w:r><w:sym w:font="Wingdings" w:char="F0FC"/></w:r></w:p>
+  <w:p><w:r><w:t xml:space="preserve">Cap: </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r>
+    <w:r><w:instrText xml:space="preserve"> MERGEFIELD Secret_Code </w:instrText></w:r>
+    <w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>EUR 750</w:t></w:r>
+    <w:r><w:fldChar w:fldCharType="end"/></w:r><w:r><w:t xml:space="preserve"> a year.</w:t></w:r></w:p>
+  <w:p><w:r><w:t xml:space="preserve">Visible start </w:t></w:r>
+    <w:r><w:rPr><w:vanish/></w:rPr><w:t>HIDDEN-DRAFT-9999</w:t></w:r>
+    <w:commentRangeStart w:id="0"/><w:r><w:t>commented words</w:t></w:r><w:commentRangeEnd w:id="0"/>
+    <w:r><w:commentReference w:id="0"/></w:r>
+    <w:r><w:t xml:space="preserve"> end.</w:t></w:r>
+    <w:r><w:footnoteReference w:id="2"/></w:r></w:p>
+  <w:tbl><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid>
+    <w:tr><w:tc><w:p><w:r><w:t>Grade</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>Rate</w:t></w:r></w:p></w:tc></w:tr>
+    <w:sdt><w:sdtContent><w:tr>
+      <w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr><w:p><w:r><w:t>Grade A</w:t></w:r></w:p></w:tc>
+      <w:sdt><w:sdtContent>
+        <w:tc><w:p><w:r><w:t>Row control 41</w:t></w:r></w:p></w:tc>
+      </w:sdtContent></w:sdt>
+    </w:tr></w:sdtContent></w:sdt>
+    <w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr><w:p/></w:tc>
+      <w:tc><w:p><w:r><w:t>Merged 43</w:t></w:r></w:p></w:tc></w:tr>
+  </w:tbl>
+  <w:p><w:del w:id="5" w:author="a" w:date="2024-01-01T00:00:00Z">
+    <w:r><w:delText>DELETED-OLD-55</w:delText></w:r></w:del>
+    <w:ins w:id="6" w:author="a" w:date="2024-01-01T00:00:00Z">
+      <w:r><w:t>Inserted 66.</w:t></w:r></w:ins></w:p>
+  <w:altChunk r:id="rIdAlt"/>
+  <w:sectPr/>
+</w:body>"""
+FOOTNOTES = f"""<w:footnotes {W}>
+  <w:footnote w:type="separator" w:id="0"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>
+  <w:footnote w:id="2"><w:p><w:r><w:footnoteRef/></w:r>
+    <w:r><w:t xml:space="preserve"> Note text: claims within 90 days.</w:t></w:r>
+  </w:p></w:footnote></w:footnotes>"""
+COMMENTS = f"""<w:comments {W}><w:comment w:id="0" w:author="a"><w:p><w:r><w:t>COMMENT-SECRET-77</w:t></w:r>
+  </w:p></w:comment></w:comments>"""
+ALT_HTML = b"<html><head><title>TITLE-HIDDEN</title></head><body><p>Imported HTML: parking costs EUR 5.</p>" \
+           b"<!-- HTML-COMMENT-HIDDEN --></body></html>"
+
+
+def _add_part(doc: object, name: str, content_type: str, blob: bytes, reltype: str, rid: str = "") -> None:
+    part = Part(PackURI(name), content_type, blob, doc.part.package)  # type: ignore[attr-defined]
+    if rid:
+        doc.part.rels.add_relationship(reltype, part, rid)  # type: ignore[attr-defined]
+    else:
+        doc.part.relate_to(part, reltype)  # type: ignore[attr-defined]
+
+
+def build_docx(path: Path) -> None:
+    doc = Document()
+    body = doc.element.body
+    for child in list(body):
+        body.remove(child)
+    for child in parse_xml(DOCX_BODY):
+        body.append(child)
+    wml = "application/vnd.openxmlformats-officedocument.wordprocessingml"
+    _add_part(doc, "/word/footnotes.xml", f"{wml}.footnotes+xml", FOOTNOTES.encode(), RT.FOOTNOTES)
+    _add_part(doc, "/word/comments.xml", f"{wml}.comments+xml", COMMENTS.encode(), RT.COMMENTS)
+    _add_part(doc, "/word/afchunk.html", "text/html", ALT_HTML, RT.A_F_CHUNK, "rIdAlt")
+    doc.sections[0].header.paragraphs[0].text = "Header line once"
+    doc.save(str(path))
+
+
+DOCX_VISIBLE = ["Block control: the plan starts on 1 March 2026.",
+                "Office days: 2-3 per week, reimbursed monthly.",
+                "Tabbed", "After a break.", "38 °C, approved ✓", "Cap: EUR 750 a year.",
+                "Visible start commented words end.", "Footnote 1: Note text: claims within 90 days.",
+                "| Grade A | Row control 41 |", "| Grade A | Merged 43 |", "Inserted 66.",
+                "Imported HTML: parking costs EUR 5.", "Header line once"]
+DOCX_HIDDEN = ["HIDDEN-DRAFT-9999", "COMMENT-SECRET-77", "Secret_Code", "MERGEFIELD", "DELETED-OLD-55",
+               "TITLE-HIDDEN", "HTML-COMMENT-HIDDEN", "\u00ad"]
+
+
+def test_docx_every_visible_string_in_no_hidden_one(tmp_path: Path) -> None:
+    build_docx(tmp_path / "policy.docx")
+    doc = extract_file(tmp_path / "policy.docx", tmp_path, Settings())
+    text = text_of(doc)
+    missing = [s for s in DOCX_VISIBLE if s not in text]
+    leaked = [s for s in DOCX_HIDDEN if s in text]
+    assert not missing and not leaked, (missing, leaked, text)
+    assert text.count("Header line once") == 1
+    assert [b.kind for b in doc.blocks if "Note text" in b.text] == ["note"]
+    assert doc.report.notes == 1 and doc.report.tables == 1 and doc.report.hidden_removed == 2
+    assert not doc.report.partial
+
+
+def test_docx_altchunk_in_rtf_is_reported_not_read(tmp_path: Path) -> None:
+    doc = Document()
+    doc.add_paragraph("Body.")
+    doc.element.body.insert(1, parse_xml(f'<w:altChunk {W} r:id="rIdRtf"/>'))
+    _add_part(doc, "/word/part1.rtf", "application/rtf", b"{\\rtf1 RTF text}", RT.A_F_CHUNK, "rIdRtf")
+    doc.save(str(tmp_path / "alt.docx"))
+    report = extract_file(tmp_path / "alt.docx", tmp_path, Settings()).report
+    assert report.not_read == ["altChunk part1.rtf (application/rtf)"] and report.partial
+
+
+# ---- PDF ----------------------------------------------------------------------------------------
+class _Policy(FPDF):
+    """Pages with a running header and a footer whose page number changes."""
+
+    def header(self) -> None:
+        self.set_font("helvetica", size=9)
+        self.cell(0, 8, "Acme Insurance - Member Handbook", new_x="LMARGIN", new_y="NEXT")
+
+    def footer(self) -> None:
+        self.set_y(-15)
+        self.set_font("helvetica", size=9)
+        self.cell(0, 8, f"Confidential - page {self.page_no()} of {{nb}}")
+
+
+FILLER = ("member receipt claim portal keeps every submits within days approved manager travel booking "
+          "hotel meals taxi rail flight economy receipts original copies scanned reviewed finance team")
+ZONES = ("", "northern cities", "coastal towns", "mountain resorts")
+
+
+def build_pdf(path: Path, pages: int) -> None:
+    pdf = _Policy()
+    pdf.set_auto_page_break(True, margin=25)
+    pdf.add_page()
+    pdf.set_font("helvetica", "B", 16)
+    pdf.cell(0, 10, "Travel Benefits", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("helvetica", size=11)
+    with pdf.table(col_widths=(30, 60, 60), text_align="LEFT") as table:
+        table.row(["Grade", "City", "Allowance"])
+        row = table.row()
+        row.cell("A", rowspan=2)
+        row.cell("Lyon")
+        row.cell("EUR 41")
+        row = table.row()
+        row.cell("Nice")
+        row.cell("EUR 47")
+    words = random.Random(7).choices(FILLER.split(), k=4000)
+    for n in range(1, pages):
+        while pdf.get_y() < 250:
+            sentence, words = " ".join(words[:30]).capitalize() + ".", words[30:]
+            pdf.multi_cell(0, 6, sentence, new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 6, f"Hotel costs in {ZONES[n]} are reimbursed up to", new_x="LMARGIN", new_y="NEXT")
+        pdf.add_page()
+        pdf.multi_cell(0, 6, f"the {ZONES[n]} rate per night, provided that the booking was made in time.",
+                       new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+
+
+@pytest.mark.parametrize("pages", [2, 3])
+def test_pdf_table_furniture_and_sentence_across_pages(tmp_path: Path, pages: int) -> None:
+    build_pdf(tmp_path / "handbook.pdf", pages)
+    doc = extract_file(tmp_path / "handbook.pdf", tmp_path, Settings())
+    text = text_of(doc)
+    assert "| A | Nice | EUR 47 |" in text and "| A | Lyon | EUR 41 |" in text
+    for n in range(1, pages):
+        zone = ZONES[n]
+        assert f"Hotel costs in {zone} are reimbursed up to\nthe {zone} rate per night, provided" in text
+    assert "Acme Insurance - Member Handbook" not in text and "Confidential - page" not in text
+    assert doc.report.furniture_lines == 2 * pages
+
+
+def test_pdf_filled_form_field_is_indexed_beside_its_label(tmp_path: Path) -> None:
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.text(20, 30, "Approved budget:")
+    buf = io.BytesIO(pdf.output())
+    writer = PdfWriter(clone_from=PdfReader(buf))
+    page = writer.pages[0]
+    top = float(page.mediabox.height) - 30 * 72 / 25.4
+    field = DictionaryObject({
+        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Widget"),
+        NameObject("/FT"): NameObject("/Tx"), NameObject("/T"): TextStringObject("budget"),
+        NameObject("/V"): TextStringObject("EUR 12,500"),
+        NameObject("/Rect"): ArrayObject([FloatObject(v) for v in (200, top - 4, 350, top + 12)])})
+    ref = writer._add_object(field)
+    page[NameObject("/Annots")] = ArrayObject([ref])
+    form = DictionaryObject({NameObject("/Fields"): ArrayObject([ref])})
+    writer._root_object[NameObject("/AcroForm")] = form
+    writer.write(str(tmp_path / "form.pdf"))
+    doc = extract_file(tmp_path / "form.pdf", tmp_path, Settings())
+    assert [(b.kind, b.text) for b in doc.blocks if b.kind == "form_field"] == [
+        ("form_field", "Approved budget: EUR 12,500")]
+    assert doc.report.form_fields == 1
+
+
+def _scan(path: Path, angle: int) -> None:
+    image = Image.new("L", (1240, 1754), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=40)
+    lines = ["TRAVEL SAFETY POLICY", "Employees travelling abroad register",
+             "their trip with the security desk", "at least five days before departure.",
+             "The desk answers within two working days."]
+    for i, line in enumerate(lines):
+        draw.text((120, 200 + 80 * i), line, fill=0, font=font)
+    image = image.rotate(angle, expand=True)
+    image.save(path.with_suffix(".png"))
+    pdf = FPDF(unit="pt", format=(image.width * 0.48, image.height * 0.48))
+    pdf.add_page()
+    pdf.image(str(path.with_suffix(".png")), x=0, y=0, w=image.width * 0.48, h=image.height * 0.48)
+    pdf.output(str(path))
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs tesseract (make system-deps)")
+def test_pdf_scan_on_its_side_is_read_upright(tmp_path: Path) -> None:
+    _scan(tmp_path / "scan.pdf", 90)
+    doc = extract_file(tmp_path / "scan.pdf", tmp_path, Settings())
+    assert "at least five days before departure" in text_of(doc)
+    assert doc.report.ocr_pages == [1] and not doc.needs_ocr_pages
+
+
+def test_pdf_scan_whose_ocr_is_not_words_needs_ocr(tmp_path: Path) -> None:
+    _scan(tmp_path / "scan.pdf", 0)
+    noise = " ".join(["qxv", "Jzk", "lpw", "vvx", "rrt", "mzq", "bbk", "xqj"] * 3)
+    doc = extract_file(tmp_path / "scan.pdf", tmp_path, Settings(), ocr=FakeOcr([noise], 55.0, rotate=None))
+    assert doc.needs_ocr_pages == [1] and "qxv" not in text_of(doc)
+
+
+# ---- text ---------------------------------------------------------------------------------------
+TEXT = "Zuschläge für Überstunden: 25 % – café, naïve, €\n"
+
+
+@pytest.mark.parametrize(("data", "encoding"), [
+    (codecs.BOM_UTF8 + TEXT.encode("utf-8"), "utf-8 (BOM)"),
+    (codecs.BOM_UTF16_LE + TEXT.encode("utf-16-le"), "utf-16-le (BOM)"),
+    (codecs.BOM_UTF16_BE + TEXT.encode("utf-16-be"), "utf-16-be (BOM)"),
+    (codecs.BOM_UTF32_LE + TEXT.encode("utf-32-le"), "utf-32-le (BOM)"),
+    (codecs.BOM_UTF32_BE + TEXT.encode("utf-32-be"), "utf-32-be (BOM)"),
+    (TEXT.encode("utf-8"), "utf-8"),
+    (TEXT.encode("utf-16-le"), "utf-16-le (no BOM)"),
+    (TEXT.encode("cp1252"), "cp1252"),
+])
+def test_text_file_in_each_encoding_keeps_every_character(tmp_path: Path, data: bytes, encoding: str) -> None:
+    (tmp_path / "policy.txt").write_bytes(data)
+    doc = extract_file(tmp_path / "policy.txt", tmp_path, Settings())
+    assert text_of(doc) == TEXT.strip() and doc.report.encoding == encoding
+
+
+def test_text_in_another_code_page_is_detected(tmp_path: Path) -> None:
+    text = "Сотрудники получают 28 дней оплачиваемого отпуска в год. Заявление подаётся заранее."
+    (tmp_path / "policy.txt").write_bytes(text.encode("cp1251"))
+    doc = extract_file(tmp_path / "policy.txt", tmp_path, Settings())
+    assert text_of(doc) == text and doc.report.encoding.endswith("(detected)")
+
+
+MARKDOWN = """---
+title: FRONT-MATTER-HIDDEN
+---
+# Leave
+
+Visible rule: 26 days.<!-- INLINE-HIDDEN --> Still visible.
+
+<!--
+## Old rule
+OLD-RULE-HIDDEN 30 days.
+-->
+
+```
+<!-- code stays: FENCED-VISIBLE -->
+```
+Use `<!-- SPAN-VISIBLE -->` literally.
+"""
+
+
+def test_markdown_front_matter_and_comments_are_removed(tmp_path: Path) -> None:
+    (tmp_path / "leave.md").write_text(MARKDOWN, encoding="utf-8")
+    doc = extract_file(tmp_path / "leave.md", tmp_path, Settings())
+    text = text_of(doc)
+    for visible in ("Visible rule: 26 days.", "Still visible.", "FENCED-VISIBLE", "SPAN-VISIBLE"):
+        assert visible in text
+    for hidden in ("FRONT-MATTER-HIDDEN", "INLINE-HIDDEN", "OLD-RULE-HIDDEN", "Old rule"):
+        assert hidden not in text
+    assert doc.report.hidden_removed == 3
