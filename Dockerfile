@@ -36,10 +36,20 @@ RUN useradd --create-home --uid 10001 policybot \
 USER policybot
 VOLUME ["/app/policies", "/app/.policybot"]
 
-# Healthy when the index can be read (no model load: status is fast).
-HEALTHCHECK --interval=60s --timeout=20s --start-period=120s --retries=3 \
-  CMD ["policybot", "status", "--json"]
+# HTTP mode listens here (policybot run --http-port 3000; publish it with -p 3000:3000).
+EXPOSE 3000
 
-# Reconciles the policy folder, watches it, and serves Slack when SLACK_BOT_TOKEN (and
-# SLACK_APP_TOKEN for Socket Mode) are set; otherwise opens a console chat (run with -it).
+# policybot health: in HTTP mode GET /readyz (or /healthz until the health endpoints exist) of the
+# running server; otherwise the watcher loop's heartbeat (watch.json, rewritten every second) must be
+# fresh, its process alive and the live index's tables on disk. Not just "status runs".
+HEALTHCHECK --interval=60s --timeout=20s --start-period=180s --retries=3 \
+  CMD ["policybot", "health"]
+
+# SIGTERM (docker stop) stops policybot cleanly within a few seconds (indexing stops at a file
+# boundary, the servers and the watcher close) and exits 0; it runs as PID 1 and handles the signal.
+STOPSIGNAL SIGTERM
+
+# Reconciles the policy folder, watches it, and serves Slack: Socket Mode when SLACK_BOT_TOKEN and
+# SLACK_APP_TOKEN are set, HTTP mode with `policybot run --http-port 3000` (SLACK_BOT_TOKEN and
+# SLACK_SIGNING_SECRET); without Slack tokens a console chat (run with -it).
 CMD ["policybot", "run"]

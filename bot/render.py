@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from core.notices import stale_text
 from core.types import Answer, Citation, Progress
 
 MAX_SECTION_CHARS = 3000
@@ -128,9 +129,18 @@ def tail_blocks(answer: Answer, base_url: str | None = None, *, feedback: bool =
         lines = "\n".join(source_line(c, base_url) for c in _unique(answer.citations))
         for piece in split_text("*Sources*\n" + lines):
             blocks.append(_section(piece))
+    blocks += stale_blocks(answer)
     label = verified_label(answer) if answer.cached else f"Answered by {escape(answer.provider)}"
     context = {"type": "mrkdwn", "text": f"{label} · {VOTE_HINT}" if feedback else label}
     return [*blocks, {"type": "context", "elements": [context]}, *([feedback_block()] if feedback else [])]
+
+
+def stale_blocks(answer: Answer) -> list[Block]:
+    """One context block per cited source whose latest version failed to index: ":warning: policy.pdf
+    changed on … and could not be read: …; this answer uses the previous version" (escaped)."""
+    return [{"type": "context", "elements": [{"type": "mrkdwn",
+                                              "text": ":warning: " + escape(stale_text(s))[:2900]}]}
+            for s in answer.stale_sources]
 
 
 def verified_label(answer: Answer) -> str:

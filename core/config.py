@@ -101,6 +101,9 @@ class EmbeddingSettings(_Section):
     normalize: bool = True
     batch_size: int = Field(32, ge=1, le=1024)
     device: str = "cpu"
+    languages: tuple[str, ...] = ("en",)
+    """ISO 639-1 codes of the languages the model covers (empty: any); a refusal of a question in
+    another language says so (core.notices). Not in the config fingerprint."""
 
     @field_validator("device")
     @classmethod
@@ -152,7 +155,7 @@ class RerankSettings(_Section):
     """Second-stage reranker: a cross-encoder, or the offline fallback when it cannot be loaded."""
 
     enabled: bool = True
-    provider: Literal["cross-encoder", "offline", "fake"] = "cross-encoder"
+    provider: Literal["auto", "cross-encoder", "offline", "fake"] = "auto"
     model: str = "cross-encoder/ms-marco-MiniLM-L-6-v2"
     dtype: Literal["float32", "bfloat16"] = "bfloat16"
     max_length: int = Field(256, ge=16, le=512)
@@ -168,6 +171,7 @@ class AnswerSettings(_Section):
     max_sentences: int = Field(6, ge=1, le=20)
     condense: bool = True
     max_context_tokens: int = Field(3000, ge=256)
+    max_question_chars: int = Field(1000, ge=100, le=100_000)
 
 
 class LLMProviderSettings(_Section):
@@ -223,6 +227,11 @@ class SlackSettings(_Section):
     answer_timeout_s: float = Field(60.0, gt=0)
     allowed_teams: tuple[str, ...] = ()
     replies_top_up: bool = True
+    mode: Literal["socket", "http"] | None = None
+    """``socket`` or ``http``; unset: HTTP mode only with ``run --http-port``, else Socket Mode with
+    ``SLACK_APP_TOKEN`` (never guessed from missing tokens)."""
+    http_port: int = Field(3000, ge=0, le=65535)
+    http_host: str = "0.0.0.0"
 
 
 class LinksSettings(_Section):
@@ -417,7 +426,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML ({exc}); fix the syntax") from None
+        raise ConfigError(_yaml_error(path, exc)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -427,6 +436,27 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return dict(data)
 
 
+def _yaml_error(path: Path, exc: yaml.YAMLError) -> str:
+    """``FILE:LINE:COLUMN: not valid YAML: <problem>; fix the syntax there`` (1-based line and column)."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+    return f"{where}: not valid YAML: {problem}{f' ({context})' if context else ''}; fix the syntax there"
+
+
+_SHAPE_ERRORS = {"model_type", "dict_type", "model_attributes_type"}
+"""pydantic error types of a section (or mapping key) given as something other than a mapping."""
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    return "nothing" if value is None else f"the value {value!r}"
+
+
 def _describe(exc: ValidationError, path: Path | None) -> str:
     where = str(path) if path is not None else "built-in defaults"
     lines = []
@@ -434,6 +464,10 @@ def _describe(exc: ValidationError, path: Path | None) -> str:
         key = ".".join(str(p) for p in err["loc"]) or "(top level)"
         if err["type"] == "extra_forbidden":
             lines.append(f"{where}: unknown key '{key}'; remove it or check its spelling (see config.yaml)")
+        elif err["type"] in _SHAPE_ERRORS:
+            name = key.rsplit(".", 1)[-1]
+            lines.append(f"{where}: section '{key}' must be a mapping of settings (indented 'name: value' "
+                         f"lines under '{name}:'), not {_kind(err.get('input'))}; see config.yaml")
         else:
             got = err.get("input")
             lines.append(f"{where}: key '{key}': {err['msg']} (got {got!r})")

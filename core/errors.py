@@ -45,3 +45,24 @@ class DatasetError(PolicybotError):
     """An eval question set (QA YAML) is unreadable or malformed.
 
     The message names the file, the item and the field."""
+
+
+class RootMismatchError(PolicybotError):
+    """A reconcile would index another policy folder than the one the index holds; nothing was
+    removed. The message names both folders and ``--switch-root``."""
+
+
+class ReconcileAbortedError(PolicybotError):
+    """A reconcile was stopped and rolled back because every file failed for the same reason that is
+    not the files' fault (model, disk, permission, worker), or because it would have replaced a
+    non-empty index with an empty one."""
+
+
+class ServiceUnreachableError(PolicybotError):
+    """A network service (Slack, an LLM endpoint) could not be reached: DNS, refused, TLS or timeout.
+    The message names the service, the address and what to check."""
+
+
+class IndexingStopped(Exception):  # noqa: N818 - a stop request, not an error
+    """An index operation stopped at a file boundary because the process is shutting down
+    (Ctrl-C / SIGTERM); everything written so far is consistent and a re-run continues."""

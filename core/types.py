@@ -191,6 +191,22 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class StaleSource:
+    """A cited document whose latest version failed to index: the answer quotes its previous version.
+
+    ``changed_at`` is the new version's modification time (UNIX seconds); ``reason`` the failure.
+    """
+
+    file: str
+    changed_at: float
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        """``{"file", "changed_at", "reason"}``."""
+        return {"file": self.file, "changed_at": self.changed_at, "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Answer:
     """What the answer service returns for one question.
 
@@ -208,10 +224,13 @@ class Answer:
     details: dict[str, str] = field(default_factory=dict)
     retrieved: list[Citation] = field(default_factory=list)
     """The chunks retrieval handed to the answerer, best first (for eval's hit@k; not shown)."""
+    stale_sources: list[StaleSource] = field(default_factory=list)
+    """Cited documents whose latest version could not be read (the answer uses the previous one)."""
 
     def to_json(self) -> dict[str, object]:
         """The CLI contract: ``{"answer", "citations": [{"file","page","section","score"}],
-        "provider", "cached", "timings_ms"}`` plus extra keys (``found``, ``details``)."""
+        "provider", "cached", "timings_ms"}`` plus extra keys (``found``, ``details``,
+        ``stale_sources``: ``[{"file", "changed_at", "reason"}]``)."""
         return {
             "answer": self.answer,
             "citations": [
@@ -223,4 +242,5 @@ class Answer:
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
             "found": self.found,
             "details": dict(self.details),
+            "stale_sources": [s.to_json() for s in self.stale_sources],
         }

@@ -153,6 +153,7 @@ def record_failure(store: Store, job: Job, base: DocumentRecord, reason: str, su
     pages = job.rec.pages if kept and job.rec is not None else 0
     store.put_document(replace(base, error=reason, chunk_count=kept, pages=pages))
     summary.add_failure(job.rel, reason)
+    summary.new_failures.append(reason)
     log.warning("failed %s: %s%s", job.rel, reason, f" (keeping {kept} chunks of the last good version)"
                 if kept else "")
 
@@ -172,4 +173,5 @@ def record_skipped(store: Store, rel: str, rec: DocumentRecord | None, fingerpri
                                  status="failed")
     store.put_document(replace(base, fingerprint=fingerprint, status="failed", error=reason,
                                chunk_count=kept, pages=base.pages if kept else 0, indexed_at=time.time()))
+    summary.new_failures.append(reason)
     log.warning("failed %s: %s", rel, reason)

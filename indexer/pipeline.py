@@ -25,6 +25,7 @@ from typing import Literal
 from core.config import Settings
 from core.cpu_share import CpuShare
 from core.embedder import Embedder
+from core.errors import IndexingStopped, ReconcileAbortedError
 from core.fingerprint import config_fingerprint, embedding_fingerprint
 from core.store import DocumentRecord, Store
 from core.types import ExtractedDocument
@@ -44,6 +45,8 @@ from indexer.names import disk_path, is_bad_name, safe_name
 from indexer.patterns import is_indexable
 from indexer.repair import repair_drift
 from indexer.runner import FileRunner, Progress
+from indexer.safety import Checkpoint, abort_environmental, check_root, check_swap
+from indexer.snapshot import write_snapshot
 from indexer.summary import IndexSummary
 from indexer.walk import scan, symlink_problem
 from indexer.worker import ExtractionWorker, should_retry
@@ -53,6 +56,9 @@ log = logging.getLogger(__name__)
 __all__ = ["Indexer", "IndexSummary", "Outcome", "scan", "sha256_file"]
 
 Outcome = Literal["indexed", "unchanged", "failed", "removed", "ignored", "moved"]
+SNAPSHOT_EVERY_S = 2.0
+"""Single-file operations (the watcher's) rewrite the status snapshot at most this often; a reconcile
+always does, and the watcher flushes it when idle (:meth:`Indexer.flush_snapshot`)."""
 Invalidated = Callable[[list[str]], None]
 
 
@@ -88,19 +94,33 @@ class Indexer:
             self._worker = ExtractionWorker(extract_file, settings)
             extract = self._worker.extract
         extract = extract or (lambda path, root: extract_file(path, root, settings))
+        self._stop = threading.Event()
         self._runner = FileRunner(extract if share is None else _marking(extract, share),
                                   self.fingerprint, self.chunker, self.embedder, self.embedding_key,
-                                  EmbeddingCache(store.db))
+                                  EmbeddingCache(store.db), stop=self._stop, abort=self._abort_extraction)
         self._embedder: Embedder | None = None
         self._chunker: Chunker | None = None
         self._subscribers: list[Invalidated] = []
         self._lock = threading.RLock()
+        self._snapshot_dirty = False
+        self._snapshot_at = 0.0
 
     # ---- public API ---------------------------------------------------------------------
     def close(self) -> None:
         """Stop the extraction worker process, if this Indexer owns one (it restarts on next use)."""
         if self._worker is not None:
             self._worker.close()
+
+    def request_stop(self) -> None:
+        """Stop at the next file boundary (Ctrl-C / SIGTERM): the running operation raises
+        :class:`~core.errors.IndexingStopped` after the write under way, the extraction worker is
+        killed, and every later call raises at once. Called from any thread or a signal handler."""
+        self._stop.set()
+        self._abort_extraction()
+
+    def _abort_extraction(self) -> None:
+        if self._worker is not None:
+            self._worker.abort()
 
     def __enter__(self) -> Indexer:
         return self
@@ -113,22 +133,36 @@ class Indexer:
         files (e.g. the verified-answer cache drops answers citing them). Errors are logged."""
         self._subscribers.append(callback)
 
-    def reconcile(self, root: Path | None = None, progress: Progress | None = None) -> IndexSummary:
+    def reconcile(self, root: Path | None = None, progress: Progress | None = None, *,
+                  switch_root: bool = False) -> IndexSummary:
         """Index new and changed files under ``root`` (default: ``policies.root``), skip unchanged
         ones, move renamed ones, remove rows and chunks of files that are gone, repair drift; under
         a new config fingerprint, rebuild into a shadow generation and swap it in. Per-file failures
-        are recorded, never raised. Raises only store or embedding-model errors (e.g. ModelLoadError)."""
+        are recorded, never raised.
+
+        The index remembers its folder: another ``root`` than the recorded one is refused unless
+        ``switch_root`` (:func:`indexer.safety.check_root`).
+
+        Raises:
+            RootMismatchError: ``root`` is not the folder the index holds (nothing changed).
+            ReconcileAbortedError: every file failed for one machine-side reason, or a rebuild would
+                swap in an empty generation; the tables were rolled back.
+            IndexingStopped: :meth:`request_stop` was called (written files stay).
+            ModelLoadError, StoreError, OSError: the model, the store or the disk failed.
+        """
         with self._lock:
+            self._check_stop()
             t0 = time.perf_counter()
-            self.root = (root or self.settings.policies.root).resolve()
+            root = (root or self.settings.policies.root).resolve()
+            check_root(self.store, root, switch_root=switch_root)
+            self.root = root
             problems: dict[str, str] = {}
             files = scan(self.root, self.settings, problems)
             p = shadow.plan(self.store, self.fingerprint)
+            checkpoint = Checkpoint.take(p.target)
             summary = IndexSummary()
             self._sync(p.target, files, summary, progress, problems)
-            if p.rebuild:
-                shadow.swap(self.store, p, self.fingerprint)
-                summary.rebuilt = p.generation
+            self._commit(p, checkpoint, summary, len(files) + len(problems))
             self.store.set_state(replace(self.store.state(), root=str(self.root), reconciled_at=time.time(),
                                          embedding_fingerprint=self._embedding_settings_fp))
             p.target.ensure_indexes()
@@ -137,8 +171,24 @@ class Indexer:
                      "embedded=%d reused=%d repaired=%d in %.1fs", self.root, len(files), summary.indexed,
                      summary.unchanged, summary.failed, summary.removed, summary.moved,
                      summary.chunks_embedded, summary.chunks_reused, summary.repaired, summary.seconds)
-            self._publish(summary)
+            self._publish(summary, snapshot_now=True)
             return summary
+
+    def _commit(self, p: shadow.Plan, checkpoint: Checkpoint, summary: IndexSummary,
+                folder_files: int) -> None:
+        """Abort (rolled back) when every file failed for one machine-side reason or a rebuild came out
+        empty; else swap a rebuild in."""
+        try:
+            abort_environmental(checkpoint, summary, self.root)
+            if p.rebuild:
+                check_swap(self.store, p.target, folder_files=folder_files)
+        except ReconcileAbortedError:
+            if p.rebuild:
+                shadow.abandon(self.store, p)
+            raise
+        if p.rebuild:
+            shadow.swap(self.store, p, self.fingerprint)
+            summary.rebuilt = p.generation
 
     def index_path(self, abs_path: Path) -> Outcome:
         """Bring one file up to date (index, skip, move from a vanished twin, or remove it).
@@ -152,6 +202,7 @@ class Indexer:
         if abs_path.is_symlink() and symlink_problem(abs_path, self.root.resolve()) == "":
             return "ignored"  # its target inside the root is indexed under its own path
         with self._lock:
+            self._check_stop()
             if shadow.needs_rebuild(self.store, self.fingerprint):
                 self.reconcile(self.root)
             if not abs_path.is_file():
@@ -177,6 +228,7 @@ class Indexer:
         or removed). Returns ``"moved"`` when every indexed document under ``src`` moved."""
         src_rel, dst_rel = self._rel(src), self._rel(dst)
         with self._lock:
+            self._check_stop()
             docs = self.store.documents()
             pairs = prefix_moves(docs, src_rel, dst_rel or "") if src_rel is not None else []
             summary = IndexSummary()
@@ -194,6 +246,7 @@ class Indexer:
         """Drop the documents row and chunks of ``abs_path``; True when it was indexed."""
         rel = self._rel(abs_path)
         with self._lock:
+            self._check_stop()
             if rel is None or rel not in self.store.documents():
                 return False
             summary = IndexSummary()
@@ -269,7 +322,26 @@ class Indexer:
         rel = safe_name(relative_posix(Path(os.path.abspath(abs_path)), self.root))
         return None if rel.startswith("../") or Path(rel).is_absolute() else rel
 
-    def _publish(self, summary: IndexSummary) -> None:
+    def _check_stop(self) -> None:
+        if self._stop.is_set():
+            raise IndexingStopped("indexing stopped: the process is shutting down")
+
+    def flush_snapshot(self) -> None:
+        """Write the status snapshot (:mod:`indexer.snapshot`) if an operation changed the index since
+        the last one; skipped while another operation runs (it writes its own). The watcher calls it
+        when idle."""
+        if self._snapshot_dirty and self._lock.acquire(blocking=False):
+            try:
+                self._snapshot_dirty = False
+                self._snapshot_at = time.monotonic()
+                write_snapshot(self.store)
+            finally:
+                self._lock.release()
+
+    def _publish(self, summary: IndexSummary, *, snapshot_now: bool = False) -> None:
+        self._snapshot_dirty = True
+        if snapshot_now or time.monotonic() - self._snapshot_at >= SNAPSHOT_EVERY_S:
+            self.flush_snapshot()
         paths = sorted(set(summary.invalidated))
         if not paths:
             return

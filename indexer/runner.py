@@ -6,6 +6,7 @@ embedder's instead of extraction + embedding + writing."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -13,11 +14,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from core.embedder import Embedder
+from core.errors import IndexingStopped, PolicybotError
 from core.language import document_language
 from core.store import Store
+from core.types import Chunk
 from indexer.chunker import Chunker
-from indexer.embed_cache import EmbeddingCache
+from indexer.embed_cache import Embedded, EmbeddingCache
 from indexer.jobs import (
     Extracted,
     ExtractFn,
@@ -35,7 +40,12 @@ log = logging.getLogger(__name__)
 Write = Callable[[], None]
 """The store writes (and summary counts) of one file, run on the writer thread."""
 Progress = Callable[[str, int, int], None]
-"""progress(relative path, files done, files total); called before each file is chunked and embedded."""
+"""progress(relative path, files done, files total); called before each file is chunked and embedded.
+A progress object that also has a ``pages(path, page, pages)`` method is told, while a file's chunks
+are embedded, the last page embedded so far of the file's ``pages`` (so a long PDF moves the bar)."""
+EMBED_SLICE = 64
+"""Chunks embedded per call when progress is shown (the bar moves and a stop request is seen between
+slices; the embedding cache and the model batch inside each slice as before)."""
 LOOKAHEAD = 8
 """Files queued for extraction ahead of the one being embedded. With one file of lookahead the worker
 sat idle while small files embedded and the embedder then waited for the next big PDF; with four, a
@@ -55,10 +65,13 @@ class FileRunner:
     """
 
     def __init__(self, extract: ExtractFn, fingerprint: str, chunker: Callable[[], Chunker],
-                 embedder: Callable[[], Embedder], key: Callable[[], str], cache: EmbeddingCache) -> None:
+                 embedder: Callable[[], Embedder], key: Callable[[], str], cache: EmbeddingCache, *,
+                 stop: threading.Event | None = None, abort: Callable[[], None] | None = None) -> None:
         self._extract = extract
         self.fingerprint = fingerprint
         self._chunker, self._embedder, self._key, self._cache = chunker, embedder, key, cache
+        self._stop = stop or threading.Event()
+        self._abort = abort
 
     def run(self, target: Store, jobs: list[Job], root: Path, summary: IndexSummary,
             progress: Progress | None = None, total: int | None = None) -> None:
@@ -79,6 +92,7 @@ class FileRunner:
             if jobs:
                 self._warm_up()
             for i, job in enumerate(jobs):
+                self._check_stop()
                 if progress is not None:
                     progress(job.rel, done + i, total)
                 t0 = time.perf_counter()
@@ -88,12 +102,16 @@ class FileRunner:
                     pending.append(pool.submit(extract_job, jobs[i + LOOKAHEAD], root, self._extract))
                 if result is not None and not job.path.is_file():
                     result = None  # deleted while it waited its turn
-                write = self._prepare(target, job, result, summary, waited)
+                write = self._prepare(target, job, result, summary, waited, progress)
                 if written is not None:
                     written.result()
                 written = writer.submit(write)
             if written is not None:
                 written.result()
+        except BaseException:  # Ctrl-C, SIGTERM, a store error: stop the extraction under way at once
+            if self._abort is not None:
+                self._abort()
+            raise
         finally:  # on an error, files not yet started are not extracted; a write under way completes
             pool.shutdown(wait=True, cancel_futures=True)
             writer.shutdown(wait=True)
@@ -110,8 +128,12 @@ class FileRunner:
         except Exception as exc:
             log.debug("embedder warm-up failed (%s); retried when the first file needs it", exc)
 
+    def _check_stop(self) -> None:
+        if self._stop.is_set():
+            raise IndexingStopped("indexing stopped: the process is shutting down")
+
     def _prepare(self, target: Store, job: Job, result: Extracted, summary: IndexSummary,
-                 waited: float) -> Write:
+                 waited: float, progress: Progress | None = None) -> Write:
         """Chunk and embed ``result`` (on this thread); returns the file's writes: its chunks and
         documents row, its failure row, or the removal of a vanished file's rows. ``waited``: seconds
         this thread waited for the extraction (logged)."""
@@ -129,12 +151,14 @@ class FileRunner:
             return lambda: record_failure(target, job, base, empty, summary)
         try:
             chunks = self._chunker().chunk(result)
+        except PolicybotError:  # the model or the tokenizer (ModelLoadError, ConfigError), not the file
+            raise
         except Exception as exc:  # a chunker bug on one file never stops the others
             log.exception("chunking %s failed", job.rel)
             reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
             return lambda: record_failure(target, job, base, reason, summary)
         t1 = time.perf_counter()
-        emb = self._cache.embed(chunks, self._embedder(), self._key())
+        emb = self._embed(job.rel, chunks, result.pages, progress)
         t2 = time.perf_counter()
 
         def write() -> None:
@@ -153,6 +177,22 @@ class FileRunner:
                      len(chunks), emb.embedded, time.perf_counter() - t0, waited, t1 - t0, t2 - t1,
                      time.perf_counter() - w0)
         return write
+
+    def _embed(self, rel: str, chunks: list[Chunk], pages: int, progress: Progress | None) -> Embedded:
+        """Embed ``chunks`` through the cache: in one call, or (when ``progress`` takes pages) in slices
+        of :data:`EMBED_SLICE`, reporting the last page embedded and honouring a stop request."""
+        pages_cb = getattr(progress, "pages", None)
+        if pages_cb is None or len(chunks) <= EMBED_SLICE:
+            return self._cache.embed(chunks, self._embedder(), self._key())
+        parts = []
+        for start in range(0, len(chunks), EMBED_SLICE):
+            self._check_stop()
+            piece = chunks[start:start + EMBED_SLICE]
+            parts.append(self._cache.embed(piece, self._embedder(), self._key()))
+            last = piece[-1]
+            pages_cb(rel, last.page_end or last.page or 0, pages)
+        return Embedded(np.concatenate([e.vectors for e in parts]), sum(e.embedded for e in parts),
+                        sum(e.reused for e in parts))
 
     @staticmethod
     def _remove(target: Store, job: Job, summary: IndexSummary) -> None:

@@ -5,10 +5,13 @@ Every job runs on the scheduler's single worker thread and inside ``serial`` (a 
 watcher's index worker), so at most one piece of code writes the index at any time.
 
 Late runs are never skipped silently. APScheduler's default ``misfire_grace_time`` is 1 s: a run whose
-wake-up is late by more than that (a busy process, a suspended VM) is dropped until the next interval.
-Here each job gets ``misfire_grace_time = interval`` and ``coalesce=True``: after any delay the most
-recent missed run time is less than one interval old, so exactly one catch-up run happens (never a
-burst of them), and a miss that still happens is logged at WARNING and counted in :attr:`history`.
+wake-up is late by more than that (a busy process, a suspended VM, a job queued behind a long one on
+the single worker) is dropped until the next interval. Here each job gets ``misfire_grace_time =
+interval`` (its period) and ``coalesce=True``: a run delayed by less than one period runs once, late
+(never a burst of catch-up runs); a run delayed longer — the next regular one is then due within the
+period anyway — is *missed*, logged at ERROR with the reason and recorded in :attr:`history`
+(``problem``/``problem_reason``/``problem_at``, shown by ``policybot status``), as is a job that raised.
+A stop request (:class:`~core.errors.IndexingStopped`, process shutting down) is neither.
 APScheduler 3 docs: https://apscheduler.readthedocs.io/en/3.x/userguide.html#missed-job-executions-and-coalescing
 """
 
@@ -35,6 +38,8 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
+from core.errors import IndexingStopped
+
 log = logging.getLogger(__name__)
 
 
@@ -50,6 +55,12 @@ class JobHistory:
     last_scheduled_at: float = 0.0
     last_finished_at: float = 0.0
     last_error: str = ""
+    last_missed_at: float = 0.0
+    problem: str = ""
+    """``failed`` or ``missed``: the latest problem (kept after later good runs; compare ``problem_at``
+    with ``last_finished_at``); "" when there never was one."""
+    problem_reason: str = ""
+    problem_at: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """Plain dict of the fields."""
@@ -109,7 +120,11 @@ class MaintenanceScheduler:
         def run() -> object:
             with self.serial:
                 t0 = time.perf_counter()
-                result = fn()
+                try:
+                    result = fn()
+                except IndexingStopped:
+                    log.info("job %s stopped: the process is shutting down", name)
+                    return None
                 log.debug("job %s finished in %.2fs", name, time.perf_counter() - t0)
                 return result
         return run
@@ -119,16 +134,27 @@ class MaintenanceScheduler:
         if rec is None:
             return
         scheduled = getattr(event, "scheduled_run_time", None)
+        now = time.time()
         if event.code == EVENT_JOB_MISSED:
             rec.missed += 1
-            log.warning("job %s missed its run at %s", rec.name, scheduled)
+            rec.last_missed_at = now
+            late = now - scheduled.timestamp() if scheduled else 0.0
+            due = f"{scheduled:%Y-%m-%d %H:%M:%S} UTC" if scheduled else "its time"
+            reason = (f"the run due at {due} started {late:.0f} s late, more than "
+                      f"its grace time of {math.ceil(rec.interval_s)} s (the worker was busy with another "
+                      "job "
+                      "or the process was suspended); the next run is due within one period")
+            rec.problem, rec.problem_reason, rec.problem_at = "missed", reason, now
+            log.error("job %s missed: %s", rec.name, reason)
         elif event.code == EVENT_JOB_MAX_INSTANCES:
-            log.warning("job %s still running; the run due at %s is covered by it", rec.name, scheduled)
+            log.info("job %s still running or queued; the run due at %s is covered by it", rec.name,
+                     scheduled)
         elif isinstance(event, JobExecutionEvent):
             rec.runs += 1
             rec.last_scheduled_at = scheduled.timestamp() if scheduled else 0.0
-            rec.last_finished_at = time.time()
+            rec.last_finished_at = now
             if event.code == EVENT_JOB_ERROR:
                 rec.errors += 1
                 rec.last_error = f"{type(event.exception).__name__}: {event.exception}"[:300]
+                rec.problem, rec.problem_reason, rec.problem_at = "failed", rec.last_error, now
                 log.error("job %s failed: %s", rec.name, rec.last_error)

@@ -78,3 +78,14 @@ def _adoptable(store: Store, fingerprint: str) -> bool:
 def _drop_stale(store: Store, live: int, keep: int | None) -> None:
     for gen in store.generations_on_disk() - {live} - ({keep} if keep is not None else set()):
         store.drop_generation(gen)
+
+
+def abandon(store: Store, p: Plan) -> None:
+    """Give up the rebuild of ``p`` (its generation is dropped; the live one stays as it was)."""
+    st = store.state()
+    if st.building == p.generation:
+        store.set_state(replace(st, building=None, building_fingerprint=""))
+    if p.generation != st.generation:
+        store.drop_generation(p.generation)
+    log.warning("abandoned the rebuild of generation %d; generation %d stays live", p.generation,
+                st.generation)

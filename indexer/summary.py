@@ -28,6 +28,10 @@ class IndexSummary:
     seconds: float = 0.0
     failures: list[dict[str, str]] = field(default_factory=list)
     invalidated: list[str] = field(default_factory=list)
+    new_failures: list[str] = field(default_factory=list)
+    """Reasons of the files that failed *in this run* (a failed row written now; files still failing
+    for the same reason as before are not in it): :mod:`indexer.safety` aborts a reconcile when they
+    all share one machine-side reason and nothing indexed."""
 
     def add_failure(self, rel: str, reason: str) -> None:
         """Count a failed file and remember its reason."""

@@ -32,6 +32,7 @@ from watchdog.observers import Observer
 
 from core.config import Settings
 from core.embedder import Embedder
+from core.errors import IndexingStopped
 from core.store import Store
 from indexer.lock import WriterLock
 from indexer.observers import (
@@ -174,6 +175,10 @@ class PolicyWatcher:
                     break
                 self._apply_safely(path, task)
             self.pending.done()
+            if self.pending.idle():  # nothing waiting: bring the status snapshot up to date
+                flush = getattr(self.indexer, "flush_snapshot", None)
+                if flush is not None:
+                    flush()
             self._check_observer()
             self._publish_state()
 
@@ -192,6 +197,8 @@ class PolicyWatcher:
                 self._expand_dir(path, task)
             else:
                 self._apply(path, task)
+        except IndexingStopped:  # shutting down: the next start's reconcile catches this path
+            return
         except Exception:  # keep watching whatever one file does; the file is retried, never dropped
             delay = min(self.settings.watch.debounce_s + 2 ** task.errors, self.settings.watch.retry_max_s)
             log.exception("watch: %s failed; retrying in %.1fs", path, delay)

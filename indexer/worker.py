@@ -14,13 +14,15 @@ Python docs: multiprocessing "Contexts and start methods"; resource.setrlimit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing as mp
 import re
 import resource
+import signal
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -45,6 +47,7 @@ def _child_main(conn: Connection, extract: ExtractFn, settings: Settings, memory
     re-imports the parent's main module, and importing lancedb alone reserves ~1.4 GB of virtual
     memory that is never used, which must not count against the extraction.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills us
     warnings.simplefilter("ignore")  # library warnings (pypdf's repair notes) are not user output
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")  # as the CLI formats them
     base = _address_space()
@@ -115,6 +118,18 @@ def should_retry(reason: str, extraction: ExtractionSettings) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread while a child is spawned: the child inherits the mask through
+    fork and exec, so a Ctrl-C while it imports cannot print a traceback (it ignores SIGINT once
+    running). The parent's main thread still gets the signal."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 class ExtractionWorker:
     """Runs ``extract(path, root, settings)`` in a spawned child with time and memory limits.
 
@@ -147,7 +162,8 @@ class ExtractionWorker:
             target=_child_main, name="policybot-extract", daemon=True,
             args=(child, self._extract, self._settings, self._settings.extraction.memory_mb),
         )
-        proc.start()
+        with _sigint_blocked():  # the child starts with Ctrl-C blocked: no traceback from its imports
+            proc.start()
         child.close()
         self._proc, self._conn = proc, parent
         cause = self._startup_failure(proc, parent)
@@ -200,6 +216,13 @@ class ExtractionWorker:
             raise ExtractionError(str(payload))
         result: Any = payload
         return result
+
+    def abort(self) -> None:
+        """Kill the child now (shutdown: a file under way is abandoned, its caller gets an
+        ExtractionError); the next :meth:`extract` starts a new one. Safe from any thread."""
+        proc = self._proc
+        if proc is not None and proc.is_alive():
+            proc.kill()
 
     def _retire(self) -> None:
         if self._proc is not None:

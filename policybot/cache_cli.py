@@ -14,12 +14,13 @@ from typing import Annotated, Any
 
 import typer
 
-cache_app = typer.Typer(no_args_is_help=True, help="Inspect or prune the verified-answer cache (admins).")
+cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                        help="Inspect or prune the verified-answer cache (admins).")
 
 
 def _stats(ctx: typer.Context) -> dict[str, Any]:
     from core.cache.jobs import metrics_path, read_published, stats_json
-    from policybot.cli import _app
+    from policybot.context import app_of as _app
 
     app = _app(ctx)
     cache = app.admin_cache()
@@ -36,7 +37,7 @@ def _stats(ctx: typer.Context) -> dict[str, Any]:
 @cache_app.command("stats")
 def stats(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json", help="print the stats as one JSON object")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the stats as one JSON object.")] = False,
 ) -> None:
     """Entries by status, times served, and hits / misses by reason / invalidations by reason."""
     from core.cache.jobs import stats_text
@@ -46,9 +47,10 @@ def stats(
 
 
 @cache_app.command("forget")
-def forget(ctx: typer.Context, entry_id: Annotated[str, typer.Argument(help="cache entry id")]) -> None:
+def forget(ctx: typer.Context, entry_id: Annotated[str, typer.Argument(
+        metavar="ID", help="Cache entry id.", show_default=False)]) -> None:
     """Stop serving one cached answer for good (exit code 1 when no live entry has that id)."""
-    from policybot.cli import _app
+    from policybot.context import app_of as _app
 
     cache = _app(ctx).admin_cache()
     if cache is None or not cache.forget(entry_id):

@@ -1,58 +1,120 @@
-"""``policybot`` command line: index, ask, status, watch, run, eval, cache, gaps.
+"""``policybot`` command line: index, ask, status, watch, run, eval, cache.
 
-Global options (before the command): ``--config PATH``, ``--data-dir DIR``, ``-v``. Every command
-builds its collaborators through one :class:`~policybot.factory.App`. A
-:class:`~core.errors.PolicybotError` becomes one line of user text and exit code 2 in exactly one place
-(:class:`_Group`), as are OS errors (naming the path) and LanceDB errors on a damaged index; no
-tracebacks for user errors. Heavy imports (sentence-transformers, slack-bolt,
-watchdog) happen inside the commands that need them, so ``--help`` and ``status`` stay fast.
+This module holds only the root: the global options (``--config``, ``--data-dir``, ``-v``/``-vv``,
+accepted before or after the command), logging, and the one error boundary (:class:`_Group`) that turns
+every user or environment error into one ``error:`` line (exit 2), Ctrl-C into one line (exit 130) and
+SIGTERM into a clean stop (exit 0) — see :mod:`policybot.boundary` and :mod:`policybot.lifecycle`.
+
+Commands live one group per module in :mod:`policybot.commands` (and :mod:`policybot.cache_cli`); each
+module has ``register(cli)``. **To add a command**: write ``policybot/commands/<name>.py`` with a
+``register(cli: typer.Typer) -> None`` that decorates its functions with ``cli.command()``, and add the
+module to :data:`COMMAND_MODULES`. Keep heavy imports (LanceDB, torch, slack-bolt) inside the command
+functions: ``--help`` and ``status`` must stay under a second.
 """
 
 from __future__ import annotations
 
-import json
+import importlib
 import logging
 import os
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.logging import RichHandler
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from core.config import Secrets, Settings, load_config
+from core.config import load_config
 from core.errors import PolicybotError
-from policybot import render
-from policybot.cache_cli import cache_app
-from policybot.gaps_cli import gaps as gaps_command
-from policybot.guards import has_index, os_error_text, unreadable_store
-
-if TYPE_CHECKING:
-    from indexer.pipeline import IndexSummary
-    from indexer.watcher import PolicyWatcher
-    from policybot.factory import App
+from policybot.lifecycle import EXIT_INTERRUPTED, Terminated, stop_signals
+from policybot.logs import configure_logging
 
 log = logging.getLogger(__name__)
 
+COMMAND_MODULES = (
+    "policybot.commands.indexing",  # index, watch
+    "policybot.commands.asking",    # ask
+    "policybot.commands.status",    # status
+    "policybot.commands.inspecting",  # inspect
+    "policybot.commands.serving",   # run
+    "policybot.commands.evaluating",  # eval
+    "policybot.commands.health",    # health (the container's health check)
+)
+"""Modules whose ``register(cli)`` adds commands, in help order."""
+
+GLOBAL_WITH_VALUE = ("--config", "--data-dir")
+_VERBOSE = re.compile(r"^(-v+|--verbose)$")
+
+
+def hoist_global_options(args: list[str], commands: set[str]) -> list[str]:
+    """Move global options written after the command (``policybot status --data-dir X``) in front of
+    it, so they work in either place. Stops at ``--``; ``args`` without a command are unchanged."""
+    i = 0
+    while i < len(args) and args[i] not in commands:
+        i += 2 if args[i] in GLOBAL_WITH_VALUE else 1
+    if i >= len(args):
+        return args
+    head, moved, kept = args[:i], [], []
+    rest = args[i:]
+    j = 0
+    while j < len(rest):
+        a = rest[j]
+        if a == "--":
+            kept += rest[j:]
+            break
+        if a in GLOBAL_WITH_VALUE and j + 1 < len(rest):
+            moved += rest[j:j + 2]
+            j += 2
+            continue
+        if a.split("=", 1)[0] in GLOBAL_WITH_VALUE or _VERBOSE.match(a):
+            moved.append(a)
+        else:
+            kept.append(a)
+        j += 1
+    return head + moved + kept
+
 
 class _Group(TyperGroup):
-    """Turns :class:`PolicybotError` into ``error: <message>`` on stderr and exit code 2."""
+    """The root group: global options anywhere, and the error boundary around every command."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            args = hoist_global_options(list(args), set(self.commands))
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: Any) -> Any:
-        try:
-            return super().invoke(ctx)
-        except PolicybotError as exc:
-            _fail(str(exc))
-        except OSError as exc:  # data dir is a file, unwritable, read-only index, ...
-            _fail(os_error_text(exc))
-        except UnicodeDecodeError as exc:
-            _fail(f"a file is not valid UTF-8 text (byte {exc.start}); save it as UTF-8")
-        except RuntimeError as exc:  # LanceDB reports damaged table files as RuntimeError
-            if "lance" not in str(exc).lower():
+        with stop_signals(lambda: list(ctx.meta.get("stop_hooks", []))):
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt:
+                _stopped(ctx, "interrupted", EXIT_INTERRUPTED)
+            except Terminated:
+                _stopped(ctx, "stopped (SIGTERM)", 0)
+            except (typer.Exit, typer.Abort):
                 raise
-            _fail(str(unreadable_store(ctx.find_root().obj, exc)))
+            except Exception as exc:
+                from click import ClickException
+
+                if isinstance(exc, ClickException):
+                    raise
+                from policybot.boundary import describe
+
+                settings = ctx.obj
+                text = describe(exc, getattr(settings, "data_dir", None))
+                if text is None:
+                    raise
+                log.debug("error", exc_info=True)
+                _fail(text)
+
+
+def _stopped(ctx: Any, what: str, code: int) -> None:
+    note_fn = ctx.meta.get("interrupt_note")
+    note = note_fn() if note_fn is not None else ""
+    Console(stderr=True).print(f"{what}{': ' + escape(note) if note else ''}", highlight=False,
+                               soft_wrap=True)
+    raise typer.Exit(code)
 
 
 def _fail(message: str) -> None:
@@ -61,241 +123,43 @@ def _fail(message: str) -> None:
     raise typer.Exit(2) from None
 
 
-
-
-cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True,
+cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="policybot answers questions about company policies, citing the policy files.")
-
-
-def _app(ctx: typer.Context) -> App:
-    """The one :class:`App` of this invocation, built on first use (``--help`` never builds it)."""
-    from policybot.factory import App  # imports LanceDB (~2 s)
-
-    root = ctx.find_root()
-    if "app" not in root.meta:
-        app = App(root.obj, Secrets.from_env())
-        root.meta["app"] = app
-        root.call_on_close(app.close)
-    built: App = root.meta["app"]
-    return built
 
 
 @cli.callback()
 def _main(
     ctx: typer.Context,
-    config: Annotated[Path | None, typer.Option(help="config file (default ./config.yaml)")] = None,
-    data_dir: Annotated[str | None, typer.Option(help="index folder (overrides data_dir)")] = None,
-    verbose: Annotated[int, typer.Option("-v", "--verbose", count=True, help="-v INFO, -vv DEBUG logs")] = 0,
+    config: Annotated[Path | None, typer.Option(
+        "--config", metavar="PATH", help="Config file (default: ./config.yaml).")] = None,
+    data_dir: Annotated[str | None, typer.Option(
+        "--data-dir", metavar="DIR", help="Index folder (overrides data_dir).")] = None,
+    verbose: Annotated[int, typer.Option(
+        "-v", "--verbose", count=True, metavar="", show_default=False,
+        help="More log output; repeat it: -v INFO, -vv DEBUG (library warnings and progress bars too).")] = 0,
 ) -> None:
-    """Load settings once; every command shares the collaborators built from them."""
+    """Load settings once; every command shares the collaborators built from them.
+
+    Global options may come before or after the command.
+    """
     if data_dir is not None and not data_dir.strip():
         raise PolicybotError("--data-dir: empty path; pass the index folder")
+    configure_logging(verbose)
     settings = load_config(config, data_dir=Path(data_dir) if data_dir is not None else None)
-    level = {0: settings.log_level, 1: "INFO"}.get(verbose, "DEBUG")
-    if verbose == 1 and settings.log_level == "DEBUG":
-        level = "DEBUG"
-    logging.basicConfig(level=level, format="%(name)s: %(message)s", datefmt="[%X]",
-                        handlers=[RichHandler(console=Console(stderr=True), show_path=False)])
-    logging.getLogger("sentence_transformers").setLevel(max(logging.WARNING, logging.getLevelName(level)))
+    configure_logging(verbose, settings.log_level)
     ctx.obj = settings
 
 
-@cli.command()
-def index(
-    ctx: typer.Context,
-    path: Annotated[str | None, typer.Argument(help="policy folder (default: policies.root)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary as one JSON object")] = False,
-) -> None:
-    """Reconcile the index with the policy folder: index new/changed files, drop deleted ones."""
-    if path is not None and not path.strip():
-        raise PolicybotError("index: empty path; pass a policy folder (or none for policies.root)")
-    summary = _reconcile(_app(ctx), Path(path) if path is not None else None, show_progress=not as_json)
-    if as_json:
-        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
-    else:
-        render.index_summary(Console(), summary)
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name).register(cli)
 
+from policybot.cache_cli import cache_app  # noqa: E402 - after the commands, for the help order
+from policybot.context import app_of as _app  # noqa: E402,F401 - old names, for code written before commands/
+from policybot.context import opened as _opened  # noqa: E402,F401
+from policybot.gaps_cli import gaps as gaps_command  # noqa: E402
 
-@cli.command()
-def ask(
-    ctx: typer.Context,
-    question: Annotated[str, typer.Argument(help="the question, in quotes")],
-    as_json: Annotated[bool, typer.Option("--json", help="print the answer as one JSON object")] = False,
-    scope: Annotated[list[str] | None, typer.Option("--scope", help="folder glob (repeatable)")] = None,
-) -> None:
-    """Answer one question from the indexed policies, with citations."""
-    if not question.strip():
-        raise PolicybotError("the question is empty; ask it in quotes: policybot ask \"...\"")
-    data_dir = _settings(ctx).data_dir
-    if not has_index(data_dir):
-        raise PolicybotError(f"no index in {data_dir}; run policybot index first")
-    answer = _opened(_app(ctx)).service.ask(question, scope=tuple(scope or ("**",)))
-    if as_json:
-        typer.echo(json.dumps(answer.to_json(), ensure_ascii=False))
-    else:
-        render.answer(Console(), answer)
-
-
-@cli.command()
-def status(
-    ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json", help="print the status as one JSON object")] = False,
-) -> None:
-    """Show what is indexed, what failed (with reasons) and the config fingerprint.
-
-    Without an index in the data dir: prints "no index yet in DIR" (``--json``: ``{"data_dir": DIR,
-    "index": null}``) and exits 0, creating nothing."""
-    from policybot.status import collect
-
-    data_dir = _settings(ctx).data_dir
-    if not has_index(data_dir):  # never create the data dir just to look at it; not an error
-        if as_json:
-            typer.echo(json.dumps({"data_dir": str(data_dir), "index": None}, ensure_ascii=False))
-        else:
-            Console().print(f"no index yet in {escape(str(data_dir))}; run policybot index")
-        return
-    app = _opened(_app(ctx))
-    data = collect(app.settings, app.store)
-    if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False))
-    else:
-        render.status(Console(), data)
-
-
-@cli.command(name="inspect")
-def inspect_command(
-    ctx: typer.Context,
-    file: Annotated[str, typer.Argument(help="policy file (path, or relative to policies.root)")],
-    page: Annotated[int | None, typer.Option("--page", help="only this page (PDF)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the inspection as one JSON object")] = False,
-) -> None:
-    """Show what the index holds for FILE: blocks and chunks (page, section, kind) and its report."""
-    from policybot.inspect import inspect_file, render_inspection
-
-    store = _opened(_app(ctx)).store if has_index(_settings(ctx).data_dir) else None
-    data = inspect_file(_settings(ctx), store, file, page)
-    if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False))
-    else:
-        render_inspection(Console(), data)
-
-
-@cli.command()
-def watch(ctx: typer.Context) -> None:
-    """Reconcile, then follow changes in the policy folder until Ctrl-C."""
-    app = _app(ctx)
-    render.index_summary(Console(), _reconcile(app, None, show_progress=True))
-    watcher = _start_watcher(app)
-    Console().print(f"watching {app.settings.policies.root} (Ctrl-C to stop)")
-    try:
-        watcher.join()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        watcher.stop()
-
-
-@cli.command()
-def run(ctx: typer.Context) -> None:
-    """Reconcile, watch the policy folder, and serve Slack (or a console chat without Slack tokens)."""
-    app = _app(ctx)
-    console = Console()
-    render.index_summary(console, _reconcile(app, None, show_progress=True))
-    watcher = _start_watcher(app)
-    try:
-        if app.secrets.slack_bot_token:
-            from policybot.serve import serve_slack
-
-            if app.settings.cache.enabled:  # TTL + metrics jobs of the verified-answer cache
-                from core.cache.jobs import schedule_cache_jobs
-
-                schedule_cache_jobs(watcher.scheduler, app.answer_cache, app.settings)
-            if app.settings.gaps.enabled:  # the weekly knowledge-gap post to policy owners
-                from policybot.gaps_cli import schedule_weekly
-
-                schedule_weekly(app, watcher.scheduler)
-            serve_slack(app)
-        else:
-            console.print("No Slack tokens (SLACK_BOT_TOKEN / SLACK_APP_TOKEN) set: opening a console chat.")
-            from policybot.console import chat
-
-            chat(app.service, console)
-    finally:
-        watcher.stop()
-
-
-
-@cli.command(name="eval")
-def eval_command(
-    ctx: typer.Context,
-    qa: Annotated[Path, typer.Argument(help="QA set in the schema of ../shared/corpus/qa_dev.yaml")],
-    as_json: Annotated[bool, typer.Option("--json", help="print the metrics as one JSON object")] = False,
-    report: Annotated[Path | None, typer.Option("--report", help="write markdown here (+ a .png)")] = None,
-    context: Annotated[Path | None, typer.Option(
-        "--context", help="YAML: channels: {item-id glob: [scope globs]} (a conversation's channel)")] = None,
-) -> None:
-    """Ask every QA item; report hit@k, MRR, nDCG@5, key-fact recall, refusals and latency.
-
-    Gold paths are relative to the QA set's corpus folder: index with policies.root set to it.
-    """
-    from core.eval import load_context, load_qa, run_eval, setup_notes
-    from core.eval.report import render_report, to_json, write_report
-
-    app = _app(ctx)
-    try:
-        items = load_qa(qa)
-        channels = load_context(context) if context is not None else {}
-    except UnicodeDecodeError as exc:
-        raise PolicybotError(f"{qa if context is None else f'{qa} or {context}'}: not valid UTF-8 text "
-                             f"(byte {exc.start}); save it as UTF-8") from None
-    notes = setup_notes(items, app.settings.policies.root, app.reranker)
-    notes += [f"channel scope of `{g}` conversations: {', '.join(s)} (from `{context}`)"
-              for g, s in channels.items()]
-    result = run_eval(app.service, items, channels=channels, qa_path=str(qa), notes=notes)
-    if report is not None:
-        md, png = write_report(result, report)
-        Console(stderr=True).print(f"report: {md}  chart: {png}")
-    if as_json:
-        typer.echo(json.dumps(to_json(result), ensure_ascii=False))
-    elif report is None:
-        typer.echo(render_report(result))
-
-def _reconcile(app: App, path: Path | None, *, show_progress: bool) -> IndexSummary:
-    from policybot.progress import RichProgress
-
-    root = (path or app.settings.policies.root).resolve()
-    if root.exists() and not root.is_dir():
-        raise PolicybotError(f"{root}: is a file, not a folder; pass the policy folder that holds it")
-    if not root.is_dir():
-        raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root")
-    _opened(app)
-    from indexer.lock import WriterLock
-
-    with WriterLock(app.settings.data_dir), RichProgress(enabled=show_progress) as progress:
-        return app.indexer.reconcile(root, progress)
-
-
-def _settings(ctx: typer.Context) -> Settings:
-    settings: Settings = ctx.find_root().obj
-    return settings
-
-
-def _opened(app: App) -> App:
-    """``app`` after a first read of its store; a damaged index becomes a :class:`StoreError`."""
-    try:
-        app.store.documents()
-    except (RuntimeError, ValueError) as exc:  # LanceDB: damaged or truncated table files
-        raise unreadable_store(app.settings, exc) from None
-    return app
-
-
-def _start_watcher(app: App) -> PolicyWatcher:
-    from indexer.watcher import start_watching
-
-    watcher = start_watching(app.settings, app.indexer)
-    # compaction + cleanup + index upkeep (many small commits slow searches until optimize())
-    watcher.scheduler.add_job(app.store.optimize, app.settings.index.optimize_interval_s, "store-optimize")
-    return watcher
+cli.add_typer(cache_app, name="cache")
+cli.command(name="gaps")(gaps_command)
 
 
 def main() -> None:
@@ -305,7 +169,3 @@ def main() -> None:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     cli()
-
-
-cli.add_typer(cache_app, name="cache")
-cli.command(name="gaps")(gaps_command)

@@ -8,6 +8,7 @@ question or the first file to embed, the reranker and the LLM chain on the first
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -44,12 +45,15 @@ class LazyEmbedder:
         self._settings = settings
         self._share = share
         self._real: Embedder | None = None
+        self._lock = threading.Lock()
         self.model_id = settings.model
 
     def load(self) -> Embedder:
-        """The real embedder (built on the first call). Raises ModelLoadError."""
+        """The real embedder (built once, on the first call from any thread). Raises ModelLoadError."""
         if self._real is None:
-            self._real = make_embedder(self._settings, self._share)
+            with self._lock:
+                if self._real is None:
+                    self._real = make_embedder(self._settings, self._share)
         return self._real
 
     @property
@@ -130,6 +134,22 @@ class App:
         indexer.subscribe_invalidated(self.invalidate_cached_answers)
         return indexer
 
+    def warm_up(self) -> threading.Thread:
+        """Build the answer service and load the embedding model on a background thread, so the first
+        question to a serving process (Slack, or ``policybot ask`` over the local socket) is answered
+        warm. Errors are logged: the first question reports them."""
+        def load() -> None:
+            try:
+                _ = self.answers
+                self.embedder.load()
+                log.info("answer service ready (models loaded)")
+            except Exception as exc:  # noqa: BLE001 - the first question raises it again, visibly
+                log.info("warm-up failed (%s); the first question will load the models", exc)
+
+        thread = threading.Thread(target=load, name="policybot-warm-up", daemon=True)
+        thread.start()
+        return thread
+
     def close(self) -> None:
         """Stop the indexer's extraction worker process, if the indexer was built."""
         if "indexer" in self.__dict__:
@@ -183,6 +203,22 @@ class App:
                                     translator=rewriter)
         return PolicyAnswerService(retriever, self.provider, rewriter=rewriter,
                                    condense_follow_ups=self.settings.answer.condense)
+
+    @cached_property
+    def answers(self) -> AnswerService:
+        """What the CLI and the console chat ask: :attr:`service` with the notices of
+        :mod:`core.notices` (empty index or scope, over-long question, language, stale sources)."""
+        from core.notices import NoticedAnswerService
+
+        return NoticedAnswerService(self.service, self.store, self.settings)
+
+    @cached_property
+    def answers_cached(self) -> AnswerService:
+        """What Slack asks: :attr:`cached_service` with the same notices (outside the cache, so a cached
+        answer is marked stale as soon as its source fails to re-index)."""
+        from core.notices import NoticedAnswerService
+
+        return NoticedAnswerService(self.cached_service, self.store, self.settings)
 
     # ---- verified-answer cache (core/cache) -------------------------------------------------
     @cached_property

@@ -84,7 +84,8 @@ def gaps(
     grouped by meaning, with the nearest documents and the 👎 reasons."""
     from core.gaps import save_latest
     from core.gaps.render import render_markdown, to_json
-    from policybot.cli import _app, _opened
+    from policybot.context import app_of as _app
+    from policybot.context import opened as _opened
 
     app = _app(ctx)
     window = parse_since(since) if since is not None else app.settings.gaps.since_days * 86400.0

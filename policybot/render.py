@@ -10,21 +10,32 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from core.types import Answer
+from core.notices import stale_text
+from core.types import Answer, StaleSource
 
 
 def answer(console: Console, ans: Answer, *, show_text: bool = True) -> None:
-    """Print the answer text (unless already streamed), its sources table and the provider line."""
+    """Print the answer text (unless already streamed), its sources table, stale-source notices and the
+    provider line."""
+    answer_json(console, ans.to_json(), show_text=show_text)
+
+
+def answer_json(console: Console, data: Mapping[str, Any], *, show_text: bool = True) -> None:
+    """:func:`answer` from ``Answer.to_json()`` (what a running process sends to ``policybot ask``)."""
     if show_text:
-        console.print(ans.answer, markup=False)  # policy text may hold "[/b]": not rich markup
-    if ans.citations:
+        console.print(data["answer"], markup=False)  # policy text may hold "[/b]": not rich markup
+    if data.get("citations"):
         table = Table("#", "file", "page", "section", "score", title="Sources", title_justify="left")
-        for i, c in enumerate(ans.citations, start=1):
-            table.add_row(str(i), escape(c.file), "" if c.page is None else str(c.page), escape(c.section),
-                          f"{c.score:.3f}")
+        for i, c in enumerate(data["citations"], start=1):
+            table.add_row(str(i), escape(c["file"]), "" if c["page"] is None else str(c["page"]),
+                          escape(c["section"]), f"{c['score']:.3f}")
         console.print(table)
-    total = ans.timings_ms.get("total", 0.0)
-    console.print(f"[dim]{ans.provider}{' (cached)' if ans.cached else ''} · {total:.0f} ms[/dim]")
+    for s in data.get("stale_sources") or []:
+        note = stale_text(StaleSource(s["file"], float(s["changed_at"]), s["reason"]))
+        console.print(f"[yellow]note:[/yellow] {escape(note)}")
+    total = (data.get("timings_ms") or {}).get("total", 0.0)
+    console.print(f"[dim]{escape(data['provider'])}{' (cached)' if data.get('cached') else ''} · "
+                  f"{total:.0f} ms[/dim]")
 
 
 def index_summary(console: Console, summary: Any) -> None:
@@ -47,6 +58,10 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
     """Print the ``status`` report (see :func:`policybot.status.collect`)."""
     docs = data["documents"]
     console.print(f"data dir: {escape(data['data_dir'])}\npolicy root: {escape(data['policy_root'])}")
+    if data.get("root_matches") is False:
+        console.print("[yellow]config policies.root is another folder:[/yellow] "
+                      f"{escape(data['configured_root'])} "
+                      "(index, watch and run refuse it without --switch-root)")
     console.print(f"documents: {docs['indexed']} indexed, {docs['failed']} failed, "
                   f"{docs.get('pending', 0)} pending, {docs.get('needs_ocr', 0)} needing OCR · "
                   f"chunks: {data['chunks']} · stale (other fingerprint): {docs['stale']}")
@@ -103,6 +118,10 @@ def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:
     if rec:
         errors = f", {rec['errors']} errors (last: {rec['last_error']})" if rec.get("errors") else ""
         console.print(f"last reconcile: {_time(rec['at']) or 'not yet'} ({rec['runs']} runs{errors})")
+    for p in data.get("job_problems") or []:
+        since = " (it has run since)" if p.get("ran_since") else ""
+        console.print(f"[red]job {escape(p['job'])} {escape(p['kind'])}[/red] at {_time(p['at'])}{since}: "
+                      f"{escape(p['reason'])}")
 
 
 def _time(ts: float) -> str:

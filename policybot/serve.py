@@ -1,50 +1,190 @@
 """Wire the Slack bot (``bot/``) to the collaborators of :class:`~policybot.factory.App` and serve it.
 
-Socket Mode when ``SLACK_APP_TOKEN`` is set (no public URL needed), otherwise HTTP mode on
-:data:`HTTP_PORT` (``/slack/events``, verified with ``SLACK_SIGNING_SECRET``).
+The mode is chosen from what the operator asked for, never guessed (:func:`choose_mode`):
+
+* ``--http-port N`` or ``slack.mode: http`` → HTTP mode: ``POST /slack/events`` on ``host:port``
+  (needs ``SLACK_BOT_TOKEN`` and ``SLACK_SIGNING_SECRET``);
+* else ``SLACK_APP_TOKEN`` set (or ``slack.mode: socket``) → Socket Mode;
+* no ``SLACK_BOT_TOKEN`` → the console chat;
+* a bot token without an app token and without HTTP mode → an error saying which to set.
+
+**Adding an HTTP route** (health endpoints, metrics): append :class:`bot.runner.Route` s in
+:func:`http_routes` — the one route table both the HTTP mode server and the health-port server of
+Socket Mode serve. **A health port for Socket Mode** goes in :attr:`ServeMode.health_port` (set by a
+future ``run --health-port N``): :func:`serve_slack` already starts a route server on it.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-from policybot.factory import App
-from policybot.status import collect
+from core.config import Secrets, SlackSettings
+from core.errors import ConfigError
+from policybot.boundary import reaching
+
+if TYPE_CHECKING:
+    from slack_bolt import App as BoltApp
+
+    from bot.runner import HttpServer, Route
+    from policybot.factory import App
 
 log = logging.getLogger(__name__)
 
-HTTP_PORT = 3000
-"""Port of the Events API endpoint in HTTP mode (the slack-bolt default)."""
+Kind = Literal["console", "socket", "http"]
+SERVE_FILE = "serve.json"
+"""``<data_dir>/serve.json``: ``{"pid", "mode", "host", "port"}`` while ``run`` serves (read by
+``policybot health``, the container's health check)."""
 
 
-def serve_slack(app: App) -> None:
-    """Build the bolt app on ``app.cached_service`` (votes feed ``app.answer_cache``) and serve until
-    interrupted (blocks).
+def write_serve_info(data_dir: Path, info: dict[str, object] | None) -> None:
+    """Record (or with None remove) how this process serves."""
+    path = data_dir / SERVE_FILE
+    if info is None:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_name(f".{SERVE_FILE}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"pid": os.getpid(), **info}), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class ServeMode:
+    """How ``policybot run`` talks to people.
+
+    Attributes:
+        kind: ``console`` (no Slack tokens), ``socket`` (Socket Mode) or ``http`` (HTTP mode).
+        host, port: the HTTP mode listen address (``--host`` / ``slack.http_host``, ``--http-port`` /
+            ``slack.http_port``).
+        health_port: in Socket Mode, serve the route table's non-Slack routes on this port (None: none).
+    """
+
+    kind: Kind
+    host: str = "0.0.0.0"
+    port: int = 3000
+    health_port: int | None = None
+
+
+def choose_mode(slack: SlackSettings, secrets: Secrets, http_port: int | None = None,
+                host: str | None = None) -> ServeMode:
+    """The serve mode from the flags, ``slack.mode`` and the tokens set (see the module docstring).
 
     Raises:
-        ConfigError: ``SLACK_BOT_TOKEN`` is not set.
+        ConfigError: the tokens the chosen mode needs are missing (the message names them).
+    """
+    wants_http = http_port is not None or slack.mode == "http"
+    if not secrets.slack_bot_token:
+        if wants_http or slack.mode == "socket":
+            which = "HTTP" if wants_http else "Socket"
+            raise ConfigError(f"Slack {which} mode needs SLACK_BOT_TOKEN (xoxb-...); export it (see "
+                              "docs/slack.md), or run without Slack for the console chat")
+        return ServeMode("console")
+    if wants_http:
+        if not secrets.slack_signing_secret:
+            raise ConfigError("Slack HTTP mode needs SLACK_SIGNING_SECRET (Basic Information → App "
+                              "Credentials → Signing Secret) to verify Slack's requests; export it")
+        return ServeMode("http", host or slack.http_host, slack.http_port if http_port is None else http_port)
+    if not secrets.slack_app_token:
+        raise ConfigError("SLACK_BOT_TOKEN is set but SLACK_APP_TOKEN is not: Socket Mode needs the "
+                          "app-level token (xapp-...); or use HTTP mode with policybot run --http-port 3000 "
+                          "(or slack.mode: http) and SLACK_SIGNING_SECRET; see docs/slack.md")
+    return ServeMode("socket")
+
+
+def build_bolt(app: App, root: Path) -> BoltApp:
+    """The bolt app on ``app.answers_cached`` (votes feed ``app.answer_cache``); ``/policy reindex``
+    reconciles ``root``. Checks the bot token with Slack (``auth.test``).
+
+    Raises:
+        ServiceUnreachableError: Slack's Web API cannot be reached (DNS, refused, TLS, timeout).
     """
     from bot.app import build_app
     from bot.home_admin import admin_section
-    from bot.runner import run_http, run_socket_mode
     from core.gaps.jobs import load_latest
     from core.topics import suggested_questions
 
     cache = app.answer_cache if app.settings.cache.enabled else None
-    admin = admin_section(app.settings.slack.admins, lambda: collect(app.settings, app.store),
-                          lambda: load_latest(app.blobs))
-    bolt = build_app(app.settings, app.secrets, app.cached_service, app.answer_log, blobs=app.blobs,
-                     status=lambda: _status_text(app), reindex=lambda path: _reindex_text(app, path),
-                     cache=cache, topics=lambda scope: suggested_questions(app.store, scope),
-                     home_sections=[admin])
-    if app.secrets.slack_app_token:
-        run_socket_mode(bolt, app.secrets.slack_app_token)
-    else:
-        run_http(bolt, HTTP_PORT)
+    admin = admin_section(app.settings.slack.admins, lambda: _status(app), lambda: load_latest(app.blobs))
+    with reaching("Slack", app.settings.slack.api_base_url, "slack.api_base_url"):
+        return build_app(app.settings, app.secrets, app.answers_cached, app.answer_log, blobs=app.blobs,
+                         status=lambda: _status_text(app),
+                         reindex=lambda path: _reindex_text(app, root, path), cache=cache,
+                         topics=lambda scope: suggested_questions(app.store, scope), home_sections=[admin])
+
+
+def http_routes(app: App, bolt: BoltApp | None) -> list[Route]:
+    """The route table: Slack's ``/slack/events`` and ``/healthz`` (when ``bolt`` is given) plus the
+    routes of other features. Add health/metrics routes here (they are served in HTTP mode and on the
+    Socket Mode health port)."""
+    from bot.runner import slack_routes
+
+    routes: list[Route] = []
+    if bolt is not None:
+        routes += slack_routes(bolt)
+    return routes
+
+
+def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | None = None) -> None:
+    """Serve Slack in ``mode`` until ``stop`` is set or the main thread is interrupted (blocks).
+
+    Raises:
+        ServiceUnreachableError: Slack cannot be reached; OSError: the HTTP port cannot be bound.
+    """
+    from bot.runner import SocketModeHandler
+
+    bolt = build_bolt(app, root)
+    servers: list[HttpServer] = []
+    handler: SocketModeHandler | None = None
+    try:
+        if mode.kind == "http":
+            servers.append(_listen(http_routes(app, bolt), mode.host, mode.port))
+            write_serve_info(app.settings.data_dir,
+                             {"mode": "http", "host": mode.host, "port": servers[0].port})
+            print(f"serving Slack in HTTP mode at http://{mode.host}:{servers[0].port}/slack/events "
+                  "(Ctrl-C to stop)", flush=True)
+        else:
+            if mode.health_port is not None:
+                servers.append(_listen(http_routes(app, None), mode.host, mode.health_port))
+                write_serve_info(app.settings.data_dir, {"mode": "http", "host": mode.host,
+                                                         "port": servers[0].port})
+            assert app.secrets.slack_app_token is not None
+            handler = SocketModeHandler(bolt, app.secrets.slack_app_token, web_client=bolt.client)
+            with reaching("Slack Socket Mode", app.settings.slack.api_base_url, "slack.api_base_url"):
+                handler.connect()
+            print("connected to Slack in Socket Mode (Ctrl-C to stop)", flush=True)
+        (stop or threading.Event()).wait()
+    finally:
+        write_serve_info(app.settings.data_dir, None)
+        if handler is not None:
+            handler.close()
+        for server in servers:
+            server.stop()
+
+
+def _listen(routes: list[Route], host: str, port: int) -> HttpServer:
+    from bot.runner import HttpServer
+
+    try:
+        return HttpServer(routes, host=host, port=port).start()
+    except OSError as exc:
+        raise ConfigError(f"cannot listen on {host}:{port} ({exc.strerror or exc}); pick another --http-port "
+                          "or --host, or stop what uses it") from None
+
+
+def _status(app: App) -> dict[str, object]:
+    from policybot.status import collect
+
+    return collect(app.settings, app.store)
 
 
 def _status_text(app: App) -> str:
+    from policybot.status import collect
+
     data = collect(app.settings, app.store)
     docs = data["documents"]
     failed = [f"• {f['path']}: {f['error']}" for f in data["files"] if f["status"] == "failed"]
@@ -52,8 +192,7 @@ def _status_text(app: App) -> str:
     return "\n".join([head, *failed])
 
 
-def _reindex_text(app: App, path: str | None) -> str:
-    root = app.settings.policies.root
+def _reindex_text(app: App, root: Path, path: str | None) -> str:
     if path is None:
         return json.dumps(app.indexer.reconcile(root).to_json())
     return str(app.indexer.index_path(root / path))

@@ -1,21 +1,28 @@
 """The ``status`` report: what is indexed, what failed and why, what is waiting, and whether the index
 is current.
 
-Reads only the LanceDB tables, the generation pointer (:mod:`core.store_state`), the running watcher's
-``watch.json`` (:mod:`indexer.watch_state`) and the settings; never loads a model or imports torch
-(``policybot status`` must stay fast and is the container's health check).
+Reads the generation pointer (:mod:`core.store_state`), the running watcher's ``watch.json``
+(:mod:`indexer.watch_state`), the settings, and the documents rows and chunk count — from the index
+snapshot (:mod:`indexer.snapshot`, no LanceDB import: :func:`collect_fast`) or from the tables
+(:func:`collect`). Never loads a model or imports torch (``policybot status`` must stay under a second).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from core.config import Settings
 from core.fingerprint import config_fingerprint
-from core.store import DocumentRecord, Store
+from core.store_state import IndexState, read_state
+from indexer.snapshot import read_snapshot
 from indexer.watch_state import read_watch_state
+
+if TYPE_CHECKING:
+    from core.store import Store
 
 NEEDS_OCR_MARK = "needs OCR"
 """Phrase in a failure reason that marks a file whose pages have no usable text and could not be
@@ -26,11 +33,31 @@ column existed count when their failure reason carries :data:`NEEDS_OCR_MARK`)."
 
 
 def collect(settings: Settings, store: Store, now: float | None = None) -> dict[str, Any]:
-    """The status as a JSON-able dict; ``now`` (UNIX seconds, default the clock) dates the index lag.
+    """The status read from the LanceDB tables (see :func:`build` for the shape)."""
+    return build(settings, list(store.documents().values()), store.count_chunks(), store.state(), now)
+
+
+def collect_fast(settings: Settings, now: float | None = None) -> dict[str, Any] | None:
+    """The status from the index snapshot without importing LanceDB; None when the snapshot is missing
+    or not current (then use :func:`collect`)."""
+    snap = read_snapshot(settings.data_dir)
+    if snap is None:
+        return None
+    docs = [SimpleNamespace(**{**d, "needs_ocr_pages": tuple(d.get("needs_ocr_pages") or ())})
+            for d in snap["documents"]]
+    return build(settings, docs, int(snap["chunks"]), read_state(settings.data_dir), now)
+
+
+def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState,
+          now: float | None = None) -> dict[str, Any]:
+    """The status as a JSON-able dict from documents ``rows`` (:class:`~core.store.DocumentRecord` or
+    alike), the ``chunks`` count and the generation pointer ``state``; ``now`` (UNIX seconds, default
+    the clock) dates the index lag.
 
     Shape (times are UNIX seconds, 0.0 or null when never)::
 
-        {"data_dir", "policy_root", "fingerprint", "chunks", "last_indexed_at",
+        {"data_dir", "policy_root", "configured_root", "root_matches", "fingerprint", "chunks",
+         "last_indexed_at",
          "documents": {"indexed", "failed", "stale", "pending", "needs_ocr", "partial"},
          "files": [{"path", "status", "error", "chunks", "pages", "indexed_at", "partial",
                     "extraction": {"ocr_pages", "needs_ocr_pages", "tables", "notes", "form_fields",
@@ -42,7 +69,8 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
          "fingerprints": {"config", "live", "rebuild_pending", "state"},
          "pending": {"count", "oldest_at", "source"}, "index_lag_s",
          "last_reconcile": {"at", "runs", "errors", "missed", "last_error"} | null,
-         "jobs": {name: {"runs", "errors", "missed", "last_finished_at", ...}},
+         "jobs": {name: {"runs", "errors", "missed", "last_error", "last_missed_at", ...}},
+         "job_problems": [{"job", "kind": "failed"|"missed", "reason", "at"}],
          "observer": {"kind", "reason", "configured"},
          "watcher": {"running", "pid", "updated_at"},
          "embedding_model", "reranker", "reranker_fallback", "provider"}
@@ -55,22 +83,30 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
     from the live index's), ``rebuilding`` (a shadow generation is being built) or ``empty``.
     ``pending`` and ``index_lag_s`` (now − oldest pending change, 0 when none) come from a running
     watcher; with none running they are 0 and ``pending.source`` says so. ``last_reconcile`` and
-    ``jobs`` (the scheduler's history: reconcile, store-optimize, ...) are the last watcher's.
+    ``jobs`` (the scheduler's history: reconcile, store-optimize, ...) are the last watcher's;
+    ``job_problems`` lists jobs whose last run failed or was missed, with the reason.
+    ``policy_root`` is the folder the index holds (recorded by the last reconcile; the configured
+    ``policies.root`` before the first), ``configured_root`` the config's, ``root_matches`` whether
+    they agree (a reconcile of another folder is refused without ``--switch-root``).
     """
     now = time.time() if now is None else now
     fp = config_fingerprint(settings)
-    docs = sorted(store.documents().values(), key=lambda d: d.path)
+    docs = sorted(rows, key=lambda d: d.path)
     watch = read_watch_state(settings.data_dir) or {}
     running = _watcher_running(watch)
     pending = _pending(watch, running)
     stale = sum(d.fingerprint != fp for d in docs)
-    index = _index_state(store, fp, stale)
+    index = _index_state(state, fp, stale)
     ocr = _needs_ocr(docs)
+    configured = str(settings.policies.root)
+    jobs = dict(watch.get("jobs") or {})
     return {
         "data_dir": str(settings.data_dir),
-        "policy_root": str(settings.policies.root),
+        "policy_root": state.root or configured,
+        "configured_root": configured,
+        "root_matches": not state.root or state.root == configured,
         "fingerprint": fp,
-        "chunks": store.count_chunks(),
+        "chunks": chunks,
         "last_indexed_at": max((d.indexed_at for d in docs), default=0.0),
         "documents": {
             "indexed": sum(d.status == "indexed" for d in docs),
@@ -88,8 +124,9 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
         "fingerprints": _fingerprints(fp, index),
         "pending": pending,
         "index_lag_s": round(max(0.0, now - pending["oldest_at"]), 3) if pending["count"] else 0.0,
-        "last_reconcile": _last_reconcile(watch, store.state().reconciled_at),
-        "jobs": dict(watch.get("jobs") or {}),
+        "last_reconcile": _last_reconcile(watch, state.reconciled_at),
+        "jobs": jobs,
+        "job_problems": _job_problems(jobs),
         "observer": {"kind": watch.get("observer_kind"), "reason": watch.get("observer_reason") or "",
                      "configured": settings.watch.observer},
         "watcher": {"running": running, "pid": watch.get("pid"), "updated_at": watch.get("updated_at")},
@@ -100,10 +137,9 @@ def collect(settings: Settings, store: Store, now: float | None = None) -> dict[
 
 
 # ---- index and fingerprints ---------------------------------------------------------------------
-def _index_state(store: Store, fingerprint: str, stale: int) -> dict[str, Any]:
+def _index_state(st: IndexState, fingerprint: str, stale: int) -> dict[str, Any]:
     """The generation pointer; a rebuild is pending when the live fingerprint differs from the
     config's (or, before any fingerprint was recorded, when rows carry another one)."""
-    st = store.state()
     pending = st.fingerprint != fingerprint if st.fingerprint else stale > 0
     return {"generation": st.generation, "live_fingerprint": st.fingerprint, "building": st.building,
             "rebuild_pending": pending, "swapped_at": st.swapped_at}
@@ -121,22 +157,32 @@ def _fingerprints(config_fp: str, index: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- files and their extraction reports ------------------------------------------------------------
-def _file(d: DocumentRecord) -> dict[str, Any]:
-    report = d.report()
+def _report(d: Any) -> dict[str, Any] | None:
+    """The row's extraction report (a :class:`~core.store.DocumentRecord` or a snapshot row)."""
+    raw = getattr(d, "extraction_report", "") or ""
+    try:
+        data = json.loads(raw) if raw else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _file(d: Any) -> dict[str, Any]:
+    report = _report(d)
     if report is not None:
         report = {k: v for k, v in report.items() if k != "chunk_kinds"}
     return {"path": d.path, "status": d.status, "error": d.error, "chunks": d.chunk_count,
             "pages": d.pages, "indexed_at": d.indexed_at, "partial": _partial(d), "extraction": report}
 
 
-def _partial(d: DocumentRecord) -> bool:
+def _partial(d: Any) -> bool:
     """Indexed, but only in part: pages needing OCR or embedded content not read."""
-    report = d.report() or {}
+    report = _report(d) or {}
     return d.status == "indexed" and bool(d.needs_ocr_pages or report.get("partial"))
 
 
 # ---- files needing OCR ----------------------------------------------------------------------------
-def _needs_ocr(docs: list[DocumentRecord]) -> dict[str, Any]:
+def _needs_ocr(docs: list[Any]) -> dict[str, Any]:
     """Files with pages whose text layer was unusable and could not be OCR'd, indexed (the other
     pages serve) or failed (no page had text): ``{"files": [path], "pages": {path: [page]},
     "source"}``; ``pages`` is empty for rows from before the column existed."""
@@ -184,6 +230,19 @@ def _last_reconcile(watch: dict[str, Any], reconciled_at: float) -> dict[str, An
             "missed": int(job.get("missed") or 0), "last_error": str(job.get("last_error") or "")}
 
 
+def _job_problems(jobs: dict[str, Any]) -> list[dict[str, Any]]:
+    """Jobs that failed or missed a run, the latest problem each: ``[{"job", "kind", "reason", "at",
+    "ran_since"}]`` (``ran_since``: a run finished after it)."""
+    out = []
+    for name, job in sorted(jobs.items()):
+        if not isinstance(job, dict) or not job.get("problem"):
+            continue
+        at = float(job.get("problem_at") or 0.0)
+        out.append({"job": name, "kind": job.get("problem"), "reason": str(job.get("problem_reason") or ""),
+                    "at": at, "ran_since": float(job.get("last_finished_at") or 0.0) > at})
+    return out
+
+
 # ---- models (predicted, never loaded) -------------------------------------------------------------
 def _embedding_model(settings: Settings) -> str:
     emb = settings.embedding
@@ -191,8 +250,20 @@ def _embedding_model(settings: Settings) -> str:
 
 
 def _reranker(settings: Settings) -> dict[str, str | None]:
-    """Which reranker will run, predicted without loading a model (``core.rerank.factory``)."""
-    from core.rerank.factory import predict_reranker
+    """Which reranker will run, predicted from the file system (as :func:`core.rerank.factory.
+    predict_reranker`, without importing the rerank package: numpy and friends cost ~0.5 s)."""
+    from core.model_files import model_available
 
-    pred = predict_reranker(settings)
-    return {"reranker": pred.get("reranker"), "reranker_fallback": pred.get("fallback_reason")}
+    rs = settings.rerank
+    if not rs.enabled:
+        return {"reranker": "disabled", "reranker_fallback": None}
+    if rs.provider not in ("cross-encoder", "auto"):
+        return {"reranker": rs.provider, "reranker_fallback": None}
+    found = model_available(rs.model)
+    if rs.provider == "auto":
+        return {"reranker": f"cross-encoder:{rs.model}" if found else "offline (auto: no local cross-encoder "
+                "weights)", "reranker_fallback": None}
+    reason = None if found else (f"rerank.model: {rs.model!r} is neither a local model folder nor in the "
+                                 "local Hugging Face cache; using the offline reranker (stored-embedding "
+                                 "cosine + BM25 + keyword and exact-match features)")
+    return {"reranker": f"cross-encoder:{rs.model}", "reranker_fallback": reason}

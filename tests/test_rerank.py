@@ -190,7 +190,8 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ce_settings(model: Path | str, **kw: object) -> RerankSettings:
-    return RerankSettings(model=str(model), max_length=64, **kw)
+    """The cross-encoder asked for explicitly (the default, ``auto``, never warns: see below)."""
+    return RerankSettings(**{"provider": "cross-encoder", "model": str(model), "max_length": 64, **kw})
 
 
 def test_cross_encoder_returns_keep_results_in_unit_range(tiny_model: Path) -> None:
@@ -262,3 +263,17 @@ def test_predict_reranker_sees_a_local_model_folder(tiny_model: Path) -> None:
     from core.rerank import predict_reranker
 
     assert predict_reranker(ce_settings(tiny_model))["fallback_reason"] is None
+
+
+def test_auto_uses_the_offline_reranker_quietly_without_local_weights(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="core.rerank.factory"):
+        rr = make_reranker(Settings(rerank=RerankSettings(model=str(tmp_path / "absent"))), FakeEmbedder())
+    assert isinstance(rr, OfflineReranker) and rr.fallback_reason is None
+    assert [r.levelname for r in caplog.records] == ["INFO"] and "offline" in caplog.text
+
+
+def test_auto_uses_the_cross_encoder_when_its_weights_are_here(tiny_model: Path) -> None:
+    rr = make_reranker(Settings(rerank=RerankSettings(model=str(tiny_model), max_length=64)), FakeEmbedder())
+    assert rr.name == f"cross-encoder:{tiny_model}"

@@ -4,11 +4,11 @@ without loading any model, which reranker will run (for ``policybot status``).""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from core.config import RerankSettings, Settings
 from core.embedder import Embedder
 from core.errors import ModelLoadError
+from core.model_files import model_available
 from core.rerank.base import FakeReranker, PassthroughReranker, Reranker
 from core.rerank.offline import OfflineReranker
 
@@ -23,6 +23,10 @@ def make_reranker(settings: Settings | RerankSettings, embedder: Embedder) -> Re
 
     * ``enabled: false`` → :class:`PassthroughReranker` (retrieval order, no re-scoring).
     * ``provider: fake`` → :class:`FakeReranker`; ``provider: offline`` → :class:`OfflineReranker`.
+    * ``provider: auto`` (the default) → the cross-encoder when its weights are on this machine (a
+      local folder, or in the local Hugging Face cache), else :class:`OfflineReranker`; which one is
+      logged once at INFO (nothing is downloaded, nothing warns: the offline reranker is a normal
+      choice, not a failure).
     * ``provider: cross-encoder`` → :class:`CrossEncoderReranker`; when its model cannot be loaded
       (with ``HF_HUB_OFFLINE=1`` a model missing from the local cache fails in milliseconds), falls
       back to :class:`OfflineReranker` with ``fallback_reason`` set and a WARNING logged, so
@@ -37,7 +41,14 @@ def make_reranker(settings: Settings | RerankSettings, embedder: Embedder) -> Re
         return FakeReranker()
     if rs.provider == "offline":
         return OfflineReranker(embedder)
+    if rs.provider == "auto" and not _model_available(rs.model):
+        log.info("reranker: offline (no local weights for rerank.model %r; to use the cross-encoder, put it "
+                 "in the Hugging Face cache: see the README)", rs.model)
+        return OfflineReranker(embedder)
     from core.rerank.cross_encoder import CrossEncoderReranker
+
+    if rs.provider == "auto":
+        log.info("reranker: cross-encoder %s (local weights found)", rs.model)
 
     try:
         return CrossEncoderReranker(rs)
@@ -59,20 +70,15 @@ def predict_reranker(settings: Settings | RerankSettings) -> dict[str, str | Non
     rs = settings.rerank if isinstance(settings, Settings) else settings
     if not rs.enabled:
         return {"reranker": "disabled", "fallback_reason": None}
-    if rs.provider != "cross-encoder":
+    if rs.provider not in ("cross-encoder", "auto"):
         return {"reranker": rs.provider, "fallback_reason": None}
     found = _model_available(rs.model)
+    if rs.provider == "auto":
+        return {"reranker": f"cross-encoder:{rs.model}" if found else "offline", "fallback_reason": None}
     reason = None if found else (f"rerank.model: {rs.model!r} is neither a local model folder nor in the "
                                  f"local Hugging Face cache; {OFFLINE_NOTE}")
     return {"reranker": f"cross-encoder:{rs.model}", "fallback_reason": reason}
 
 
 def _model_available(model: str) -> bool:
-    path = Path(model).expanduser()
-    if path.is_dir():
-        return (path / "config.json").is_file()
-    if model.count("/") > 1 or path.is_absolute():
-        return False
-    from huggingface_hub import try_to_load_from_cache
-
-    return isinstance(try_to_load_from_cache(model, "config.json"), str)
+    return model_available(model)

@@ -1,0 +1,141 @@
+"""``policybot index [PATH]`` and ``policybot watch [PATH]``, and the reconcile they share with ``run``.
+
+The index remembers the folder it was built from: a PATH (or ``policies.root``) other than that folder
+is refused with both folders named, unless ``--switch-root`` (:func:`indexer.safety.check_root`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from core.errors import PolicybotError
+from policybot import render
+from policybot.context import app_of, checked, on_stop, opened, set_interrupt_note
+
+if TYPE_CHECKING:
+    from indexer.pipeline import IndexSummary
+    from indexer.watcher import PolicyWatcher
+    from policybot.factory import App
+    from policybot.local_api import LocalApiServer
+
+PathArg = Annotated[str | None, typer.Argument(
+    metavar="PATH", help="Policy folder (default: policies.root).", show_default=False)]
+SwitchRoot = Annotated[bool, typer.Option(
+    "--switch-root", help="Index PATH although the index holds another folder (its documents are removed).")]
+
+
+def register(cli: typer.Typer) -> None:
+    """Add ``index`` and ``watch`` to ``cli``."""
+    cli.command()(index)
+    cli.command()(watch)
+
+
+def index(
+    ctx: typer.Context,
+    path: PathArg = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    switch_root: SwitchRoot = False,
+) -> None:
+    """Reconcile the index with the policy folder: index new and changed files, drop deleted ones."""
+    import json
+
+    app = app_of(ctx)
+    root = policy_root(path, app)
+    summary = reconcile(ctx, app, root, switch_root=switch_root, show_progress=not as_json)
+    if as_json:
+        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
+    else:
+        render.index_summary(Console(), summary)
+    empty_folder_note(app, root, summary)
+
+
+def watch(ctx: typer.Context, path: PathArg = None, switch_root: SwitchRoot = False) -> None:
+    """Reconcile, then follow changes in the policy folder until Ctrl-C."""
+    app = app_of(ctx)
+    root = policy_root(path, app)
+    summary = reconcile(ctx, app, root, switch_root=switch_root, show_progress=True)
+    render.index_summary(Console(), summary)
+    empty_folder_note(app, root, summary)
+    watcher = start_watcher(ctx, app, root)
+    local = start_local_api(app)
+    set_interrupt_note(ctx, lambda: f"stopped watching {root}; the index is consistent and the next start "
+                                    "catches up on changes")
+    Console().print(f"watching {escape(str(root))} (Ctrl-C to stop)")
+    try:
+        watcher.join()
+    finally:
+        local.stop()
+        watcher.stop()
+
+
+# ---- shared with run -------------------------------------------------------------------------------
+def policy_root(path: str | None, app: App) -> Path:
+    """The folder to reconcile: ``path`` or ``policies.root``, absolute.
+
+    Raises:
+        PolicybotError: empty, missing, or a file.
+    """
+    if path is not None and not path.strip():
+        raise PolicybotError("empty path; pass a policy folder (or none for policies.root)")
+    root = (Path(path) if path is not None else app.settings.policies.root).resolve()
+    if root.exists() and not root.is_dir():
+        raise PolicybotError(f"{root}: is a file, not a folder; pass the policy folder that holds it")
+    if not root.is_dir():
+        raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root")
+    return root
+
+
+def reconcile(ctx: typer.Context, app: App, root: Path, *, switch_root: bool,
+              show_progress: bool) -> IndexSummary:
+    """Check the parts, then reconcile ``root`` under the writer lock with a progress bar; Ctrl-C stops
+    at a file boundary and the interrupt line says how far it got."""
+    from indexer.lock import WriterLock
+    from policybot.progress import RichProgress
+
+    checked(opened(app))
+    on_stop(ctx, app.indexer.request_stop)
+    with WriterLock(app.settings.data_dir), RichProgress(enabled=show_progress) as progress:
+        set_interrupt_note(ctx, progress.interrupt_note)
+        summary = app.indexer.reconcile(root, progress, switch_root=switch_root)
+    set_interrupt_note(ctx, lambda: "")
+    return summary
+
+
+def empty_folder_note(app: App, root: Path, summary: IndexSummary) -> None:
+    """Say so when no file in ``root`` matched ``policies.include`` (instead of a row of zeros)."""
+    if summary.indexed or summary.unchanged or summary.failed or summary.moved:
+        return
+    patterns = ", ".join(app.settings.policies.include)
+    removed = (f"; the {summary.removed} documents indexed from it before were removed"
+               if summary.removed else "")
+    Console(stderr=True).print(f"note: no files matched policies.include ({escape(patterns)}) in "
+                               f"{escape(str(root))}{removed}", highlight=False, soft_wrap=True)
+
+
+def start_watcher(ctx: typer.Context, app: App, root: Path) -> PolicyWatcher:
+    """Watch ``root`` (no second reconcile: the caller just ran one) with the store's optimize job."""
+    from indexer.snapshot import write_snapshot
+    from indexer.watcher import start_watching
+
+    watcher = start_watching(app.settings, app.indexer, root, reconcile_on_start=False)
+    on_stop(ctx, app.indexer.request_stop)
+
+    def optimize() -> None:  # compaction + cleanup + index upkeep (many small commits slow searches)
+        app.store.optimize()
+        write_snapshot(app.store)
+
+    watcher.scheduler.add_job(optimize, app.settings.index.optimize_interval_s, "store-optimize")
+    return watcher
+
+
+def start_local_api(app: App) -> LocalApiServer:
+    """Serve warm ``ask`` requests of other processes on this data dir (:mod:`policybot.local_api`)."""
+    from policybot.local_api import LocalApiServer
+
+    app.warm_up()
+    return LocalApiServer(app.settings.data_dir, lambda: app.answers).start()

@@ -1,0 +1,84 @@
+"""``policybot run [PATH]``: reconcile and watch the policy folder, then serve Slack (Socket Mode or
+HTTP mode, :func:`policybot.serve.choose_mode`) or, without Slack tokens, a console chat.
+
+Ctrl-C and SIGTERM stop it cleanly (the indexer at a file boundary, the servers, the watcher) within a
+few seconds; SIGTERM exits 0 (``docker stop``), Ctrl-C 130.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from policybot import render
+from policybot.commands.indexing import (
+    PathArg,
+    SwitchRoot,
+    empty_folder_note,
+    policy_root,
+    reconcile,
+    start_local_api,
+    start_watcher,
+)
+from policybot.context import app_of, checked, opened, set_interrupt_note
+
+
+def register(cli: typer.Typer) -> None:
+    """Add ``run`` to ``cli``."""
+    cli.command()(run)
+
+
+def run(
+    ctx: typer.Context,
+    path: PathArg = None,
+    switch_root: SwitchRoot = False,
+    http_port: Annotated[int | None, typer.Option(
+        "--http-port", metavar="N", min=0, max=65535,
+        help="Serve Slack in HTTP mode on this port (POST /slack/events); needs SLACK_SIGNING_SECRET.",
+        show_default=False)] = None,
+    host: Annotated[str | None, typer.Option(
+        "--host", metavar="H", help="Address HTTP mode listens on (default: slack.http_host, 0.0.0.0).",
+        show_default=False)] = None,
+) -> None:
+    """Reconcile and watch the policy folder, and serve Slack (or a console chat without Slack tokens).
+
+    Slack mode: HTTP mode with --http-port (or slack.mode: http), else Socket Mode when
+    SLACK_APP_TOKEN is set; without SLACK_BOT_TOKEN a console chat opens.
+    """
+    from policybot.serve import choose_mode, serve_slack
+
+    app = app_of(ctx)
+    mode = choose_mode(app.settings.slack, app.secrets, http_port, host)  # refuse before any work
+    checked(opened(app))
+    root = policy_root(path, app)
+    console = Console()
+    summary = reconcile(ctx, app, root, switch_root=switch_root, show_progress=True)
+    render.index_summary(console, summary)
+    empty_folder_note(app, root, summary)
+    watcher = start_watcher(ctx, app, root)
+    local = start_local_api(app)
+    set_interrupt_note(ctx, lambda: f"policybot stopped; the index of {root} is consistent and the next "
+                                    "start catches up on changes")
+    try:
+        if mode.kind == "console":
+            console.print("No Slack tokens (SLACK_BOT_TOKEN / SLACK_APP_TOKEN) set: opening a console "
+                          f"chat on {escape(str(root))}.")
+            from policybot.console import chat
+
+            chat(app.answers, console)
+        else:
+            if app.settings.cache.enabled:  # TTL + metrics jobs of the verified-answer cache
+                from core.cache.jobs import schedule_cache_jobs
+
+                schedule_cache_jobs(watcher.scheduler, app.answer_cache, app.settings)
+            if app.settings.gaps.enabled:  # the weekly knowledge-gap post to policy owners
+                from policybot.gaps_cli import schedule_weekly
+
+                schedule_weekly(app, watcher.scheduler)
+            serve_slack(app, mode, root)
+    finally:
+        local.stop()
+        watcher.stop()
