@@ -19,7 +19,6 @@ import fnmatch
 import logging
 import re
 import time
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -32,12 +31,12 @@ from core.query.exact import exact_match_boost
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
 from core.store import Store, path_filter, sql_str
+from core.text import tokenize
 from core.types import Chunk, ScoredChunk
 
 log = logging.getLogger(__name__)
 
 ALL = "**"
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)  # letters and digits; punctuation and FTS syntax split
 
 
 @dataclass(frozen=True)
@@ -55,20 +54,6 @@ class RetrievalResult:
     query: str
     timings_ms: dict[str, float] = field(default_factory=dict)
     reranker: str = ""
-
-
-def normalise(text: str) -> str:
-    """NFKC-normalise (ligatures like "ﬁ" → "fi", full-width digits) and lowercase ``text``."""
-    return unicodedata.normalize("NFKC", text).lower()
-
-
-def tokenize(text: str) -> list[str]:
-    """Keyword tokens: NFKC, lowercase, split at punctuation and whitespace (``_`` splits too).
-
-    ``"Pre-existing (PED)?"`` → ``["pre", "existing", "ped"]``. Matches the full-text index's own
-    tokenizer (lowercase, punctuation split), so query and index agree.
-    """
-    return _TOKEN.findall(normalise(text))
 
 
 def keyword_query(text: str) -> str:
