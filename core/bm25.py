@@ -21,7 +21,7 @@ K1 = 1.2
 B = 0.75
 
 
-class _PositiveIdfBM25(BM25Okapi):  # type: ignore[misc]  # rank_bm25 ships no type hints
+class _PositiveIdfBM25(BM25Okapi):
     def _calc_idf(self, nd: dict[str, int]) -> None:
         n = self.corpus_size
         self.idf = {word: math.log(1.0 + (n - df + 0.5) / (df + 0.5)) for word, df in nd.items()}

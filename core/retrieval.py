@@ -186,7 +186,8 @@ class HybridRetriever:
 
     def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray) -> list[ScoredChunk]:
         """``pool`` with ``scores["vector"]`` (question/chunk cosine) on every candidate: candidates
-        only the BM25 leg found get it from their stored embeddings (one filtered read, no model call)."""
+        only the BM25 leg found get it from their stored embeddings (one filtered read, no model call),
+        marked ``scores["vector_filled"] = 1`` (the vector leg did not find them: leg agreement)."""
         missing = [sc.chunk.chunk_id for sc in pool if "vector" not in sc.scores]
         if not missing:
             return pool
@@ -196,5 +197,6 @@ class HybridRetriever:
         q = q / (float(np.linalg.norm(q)) or 1.0)
         cos = {r["chunk_id"]: float(np.asarray(r["vector"], dtype=np.float32) @ q) for r in rows}
         return [sc if sc.chunk.chunk_id not in cos else
-                ScoredChunk(sc.chunk, sc.score, {**sc.scores, "vector": cos[sc.chunk.chunk_id]})
+                ScoredChunk(sc.chunk, sc.score,
+                            {**sc.scores, "vector": cos[sc.chunk.chunk_id], "vector_filled": 1.0})
                 for sc in pool]

@@ -121,10 +121,17 @@ class Answer:
     details: dict[str, str] = field(default_factory=dict)
     retrieved: list[Citation] = field(default_factory=list)
     """The chunks retrieval handed to the answerer, best first (for eval's hit@k; not shown)."""
+    answerability: float | None = None
+    """Calibrated probability in [0, 1] that the policies answer the question (``None``: not assessed)."""
+    answer_type: str = ""
+    """The question's expected answer type (money, duration, phone, yes_no, …; ``""`` when unknown)."""
+    signals: dict[str, float] = field(default_factory=dict)
+    """The answerability inputs (eval and calibration; not shown)."""
 
     def to_json(self) -> dict[str, object]:
         """The CLI contract: ``{"answer", "citations": [{"file","page","section","score"}],
-        "provider", "cached", "timings_ms"}`` plus extra keys (``found``, ``details``)."""
+        "provider", "cached", "timings_ms"}`` plus extra keys (``found``, ``details``, ``answerability``
+        — a number in [0, 1] or null —, ``answer_type``)."""
         return {
             "answer": self.answer,
             "citations": [
@@ -136,4 +143,6 @@ class Answer:
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
             "found": self.found,
             "details": dict(self.details),
+            "answerability": None if self.answerability is None else round(self.answerability, 4),
+            "answer_type": self.answer_type,
         }

@@ -159,13 +159,15 @@ def _match(text: str, yes_no: bool) -> tuple[str, str, frozenset[str]] | None:
 
 
 def _focus(clause: str) -> str:
-    """The noun phrase after "what/which (is the)" or "how many/much/long" (its head word names the
-    asked-for thing, Li & Roth's "head word" feature); ``""`` when there is none."""
-    for pattern in (_HOW_MUCH, _FOCUS):
-        m = pattern.search(clause)
-        words = m.group(1).split() if m else []
-        if words and words[0].lower() not in STOP_WORDS:
-            return m.group(1).strip() if m else ""
+    """The phrase naming the asked-for thing (its head word is Li & Roth's "head word" feature):
+    "how many hours" for "How many hours is …", "the per-mile rate" for "What's the per-mile rate …";
+    ``""`` when there is none."""
+    m = _HOW_MUCH.search(clause)
+    if m and m.group(1).split()[0].lower() not in STOP_WORDS:
+        return " ".join(m.group(0).split()).lower()
+    m = _FOCUS.search(clause)
+    if m and m.group(1).split()[0].lower() not in STOP_WORDS:
+        return "the " + " ".join(m.group(1).split())
     return ""
 
 

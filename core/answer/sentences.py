@@ -129,6 +129,19 @@ def is_heading(unit: Unit) -> bool:
     return words < 5 or (words < 12 and unit.text.endswith(":"))
 
 
+_FURNITURE = re.compile(
+    r"^\W*(?:page\s+\d+(?:\s+of\s+\d+)?|\d+\s*/\s*\d+|\d+|[ivxlc]+)\W*$"
+    r"|\b(?:UIN|CIN|IRDAI?\s+Reg(?:n|istration)?\.?\s*No|Regd\.?\s+Office|Registered\s+Office|Corporate\s+"
+    r"Identity\s+Number|All\s+rights\s+reserved|Copyright|©)\b", re.IGNORECASE)
+
+
+def is_furniture(unit: Unit) -> bool:
+    """Page furniture that the header/footer filter let through: a bare page number, or a short line
+    (under 25 words) of registration codes, registered-office or copyright text."""
+    words = len(re.findall(r"[^\W_]+", unit.text))
+    return words < 25 and _FURNITURE.search(unit.text) is not None
+
+
 def list_items(units: list[Unit], intro: Unit, limit: int = 8) -> list[Unit]:
     """The list items right after ``intro`` (an intro ending with ``:``) whose lead is ``intro``."""
     items: list[Unit] = []

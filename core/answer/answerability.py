@@ -1,0 +1,46 @@
+"""Answerability: one calibrated 0–1 score per answer, and one threshold (``answer.min_answerability``).
+
+The score is the probability, from a logistic model fitted by ``policybot eval --calibrate``
+(:mod:`core.eval.calibrate`; Platt scaling generalised to several inputs, Niculescu-Mizil & Caruana
+2005), that the policies answer the question, given signals that mean the same however the question
+is worded (each in [0, 1], computed by :func:`core.answer.evidence.signals`):
+
+==============  ==========================================================================================
+``rerank``      the reranker's calibrated relevance of the best passage (offline reranker: Platt-scaled)
+``support``     relevance of the quoted unit that answers (embedding similarity, coverage, BM25, source)
+``similarity``  best question/quoted-unit cosine
+``coverage``    IDF-weighted share of the question's content terms the quoted units contain
+``type_ok``     1 when the question needs no value or a quoted unit holds a value of its type
+``ids_found``   share of the question's plan/tier/clause identifiers found in the sources ("Plan D")
+``legs``        share of the best 3 passages that both retrieval legs (vector and BM25) found
+``needs_value`` 1 when the expected answer type needs a value (money, duration, phone …)
+==============  ==========================================================================================
+
+Before a calibration exists the score falls back to ``support · type_ok · ids_found`` (logged once).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+from core.calibration import load_calibration
+
+log = logging.getLogger(__name__)
+
+SIGNALS = ("rerank", "support", "similarity", "coverage", "type_ok", "ids_found", "legs", "needs_value")
+"""The answerability inputs, in the order the calibration reports them."""
+_warned: list[bool] = []
+
+
+def answerability(signals: Mapping[str, float]) -> float:
+    """The calibrated probability in [0, 1] that the sources answer the question (see module doc)."""
+    model = load_calibration().answerability
+    if model is None:
+        if not _warned:
+            log.warning("answerability is not calibrated (core/calibration.json); run `policybot eval "
+                        "--calibrate`; using support x type_ok x ids_found meanwhile")
+            _warned.append(True)
+        return float(signals.get("support", 0.0) * signals.get("type_ok", 0.0)
+                     * signals.get("ids_found", 0.0))
+    return round(model.probability(signals), 4)
