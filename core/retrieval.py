@@ -139,11 +139,22 @@ class HybridRetriever:
                                   self.settings.exact_weight)
         t2 = time.perf_counter()
         chunks, name = self._rerank(question, fused, k, vector)
+        chunks = self._mark_named(question, chunks)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
         log.info("retrieved %d of %d candidates (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
                  len(chunks), len(fused), timings["embed"], timings["retrieve"], timings["rerank"])
         return RetrievalResult(chunks, query, timings, name)
+
+    def _mark_named(self, question: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:
+        """When ``question`` names documents (:meth:`DocumentScoper.named_paths`), each chunk's
+        ``scores["named_doc"]`` is 1.0 if it comes from one of them, else 0.0 (read by the answerer's
+        answerability signals); unchanged when it names none."""
+        named = self.scoper.named_paths(question) if self.scoper is not None else None
+        if not named:
+            return chunks
+        return [ScoredChunk(sc.chunk, sc.score, {**sc.scores, "named_doc": float(sc.chunk.path in named)})
+                for sc in chunks]
 
     def _where(self, question: str, scope: Sequence[str]) -> str | None:
         """``None`` when the scope covers every indexed document, else a path filter. A question

@@ -12,6 +12,7 @@ is worded (each in [0, 1], computed by :func:`core.answer.evidence.signals`):
 ``coverage``    IDF-weighted share of the question's content terms the quoted units contain
 ``type_ok``     1 when the question needs no value or a quoted unit holds a value of its type
 ``ids_found``   share of the question's plan/tier/clause identifiers found in the sources ("Plan D")
+``named_doc``   share of the quoted units from a document the question names (1 when it names none)
 ``legs``        share of the best 3 passages that both retrieval legs (vector and BM25) found
 ``needs_value`` 1 when the expected answer type needs a value (money, duration, phone …)
 ==============  ==========================================================================================
@@ -28,7 +29,8 @@ from core.calibration import load_calibration
 
 log = logging.getLogger(__name__)
 
-SIGNALS = ("rerank", "support", "similarity", "coverage", "type_ok", "ids_found", "legs", "needs_value")
+SIGNALS = ("rerank", "support", "similarity", "coverage", "type_ok", "ids_found", "named_doc", "legs",
+           "needs_value")
 """The answerability inputs, in the order the calibration reports them."""
 _warned: list[bool] = []
 

@@ -197,7 +197,8 @@ def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: Ans
     """Answerability signals, each in [0, 1] (names: :data:`core.answer.answerability.SIGNALS`)."""
     if not chosen:
         return {"rerank": 0.0, "support": 0.0, "similarity": 0.0, "coverage": 0.0, "type_ok": 0.0,
-                "ids_found": 0.0 if missing else 1.0, "legs": 0.0, "needs_value": float(atype.needs_value)}
+                "ids_found": 0.0 if missing else 1.0, "named_doc": 0.0, "legs": 0.0,
+                "needs_value": float(atype.needs_value)}
     ids = [t for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)]
     return {
         "rerank": _source_score(request, 1),
@@ -206,9 +207,18 @@ def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: Ans
         "coverage": min(1.0, sum(c.coverage for c in chosen)),
         "type_ok": 1.0 if not atype.needs_value or any(c.typed for c in chosen) else 0.0,
         "ids_found": 1.0 - len(missing) / len(ids) if ids else 1.0,
+        "named_doc": named_share(request, chosen),
         "legs": leg_agreement(request),
         "needs_value": float(atype.needs_value),
     }
+
+
+def named_share(request: GenerationRequest, chosen: Sequence[ScoredUnit]) -> float:
+    """Share of the quoted units that come from a document the question names (retrieval marks each
+    source ``scores["named_doc"]`` when the question names documents); 1.0 when it names none."""
+    marks = [request.sources[c.unit.source - 1].scores.get("named_doc") for c in chosen]
+    known = [m for m in marks if m is not None]
+    return sum(known) / len(known) if known else 1.0
 
 
 def leg_agreement(request: GenerationRequest, top: int = 3) -> float:

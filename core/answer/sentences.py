@@ -129,17 +129,21 @@ def is_heading(unit: Unit) -> bool:
     return words < 5 or (words < 12 and unit.text.endswith(":"))
 
 
-_FURNITURE = re.compile(
-    r"^\W*(?:page\s+\d+(?:\s+of\s+\d+)?|\d+\s*/\s*\d+|\d+|[ivxlc]+)\W*$"
-    r"|\b(?:UIN|CIN|IRDAI?\s+Reg(?:n|istration)?\.?\s*No|Regd\.?\s+Office|Registered\s+Office|Corporate\s+"
-    r"Identity\s+Number|All\s+rights\s+reserved|Copyright|©)\b", re.IGNORECASE)
+_PAGE_LINE = re.compile(r"^\W*(?:page\W{0,3}\d+(?:\s+of\s+\d+)?\b|(?:\d+\s*/\s*\d+|\d+|[ivxlc]+)\W*$)",
+                        re.IGNORECASE)
+_MARKERS = re.compile(
+    r"\b(?:UIN|CIN|IRDAI?\s+Reg(?:n|istration)?\.?\s*No|Regd\.?\s+Office|Registered\s+Office|Corporate\s+Office|"
+    r"Corporate\s+Identity\s+Number|All\s+rights\s+reserved|Copyright|©)\b", re.IGNORECASE)
 
 
 def is_furniture(unit: Unit) -> bool:
-    """Page furniture that the header/footer filter let through: a bare page number, or a short line
-    (under 25 words) of registration codes, registered-office or copyright text."""
+    """Page furniture the header/footer filter let through: a page-number line ("Page | 25 …", "3/25"),
+    a short line (under 25 words) with a registration code, registered-office or copyright marker, or
+    a line under 60 words with two or more such markers (a letterhead)."""
     words = len(re.findall(r"[^\W_]+", unit.text))
-    return words < 25 and _FURNITURE.search(unit.text) is not None
+    markers = len(_MARKERS.findall(unit.text))
+    return words < 25 and (_PAGE_LINE.search(unit.text) is not None or markers > 0) or (
+        words < 60 and markers >= 2)
 
 
 def list_items(units: list[Unit], intro: Unit, limit: int = 8) -> list[Unit]:
