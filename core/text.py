@@ -162,7 +162,7 @@ _WORD_SCALES = [w for w in SCALES if len(w) > 2]
 _NUM_WORD = _alt([*SMALL_NUMBERS, *_WORD_SCALES])
 _AFTER_SCALE = "|".join(f"(?<={w})" for w in _WORD_SCALES)  # "and" only joins after a scale word
 _NUMBER = re.compile(
-    r"(?P<digits>(?<!\w)(?<!\d[.,])(?:\d{1,3}(?:,\d{2,3})+(?:\.\d+)?(?![\d,]*\d)|\d+(?:\.\d+)?(?!\.?\d)))"
+    r"(?P<digits>(?<!\w)(?<!\d[.,])(?:\d{1,3}(?:,\d{2,3})+(?:\.\d+)?(?![\d,]*\d)|\d+(?:\.\d+)?(?!\.?\d|(?:st|nd|rd|th)\b)))"
     rf"(?:\s?(?P<suffix>k|bn)(?![a-z])|\s*(?P<scale>{_alt(_WORD_SCALES)})\b)?"
     rf"|(?P<words>\b(?:(?:{_alt(SMALL_NUMBERS)})|a(?=\s+(?:{_alt(_WORD_SCALES)})\b))"
     rf"(?:[\s-]+(?:{_NUM_WORD})\b|(?:{_AFTER_SCALE})\s+and\s+(?:{_alt(SMALL_NUMBERS)})\b)*"

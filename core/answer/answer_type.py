@@ -203,14 +203,17 @@ def strip_placeholders(text: str) -> str:
 
 
 def value_kinds(text: str) -> set[str]:
-    """The value kinds (:data:`VALUE_KINDS`) ``text`` holds once placeholders are removed."""
+    """The value kinds (:data:`VALUE_KINDS`) ``text`` holds once placeholders are removed (an e-mail
+    address is not also a URL, nor a phone number also an amount)."""
     clean = strip_placeholders(text)
-    kinds = {k for k, rx in (("email", _EMAIL), ("url", _URL), ("date", _DATE)) if rx.search(clean)}
-    phones = [m.group(0) for m in _PHONE.finditer(clean)]
-    if any(sum(c.isdigit() for c in p) >= 7 for p in phones):
+    kinds: set[str] = set()
+    if _EMAIL.search(clean):
+        kinds.add("email")
+        clean = _EMAIL.sub(" ", clean)
+    if any(_is_phone(m) for m in _PHONE.finditer(clean)):
         kinds.add("phone")
-    if _LIMIT.search(clean):
-        kinds.add("money")
+        clean = _PHONE.sub(lambda m: " " if _is_phone(m) else m.group(0), clean)
+    kinds |= {k for k, rx in (("url", _URL), ("date", _DATE), ("money", _LIMIT)) if rx.search(clean)}
     for q in quantities(clean):
         if q.unit == "ordinal":
             continue
@@ -227,6 +230,11 @@ def value_kinds(text: str) -> set[str]:
 def satisfies(text: str, answer_type: AnswerType) -> bool:
     """True when ``answer_type`` needs no value or ``text`` holds a value it accepts."""
     return not answer_type.needs_value or bool(value_kinds(text) & answer_type.accepts)
+
+
+def _is_phone(m: re.Match[str]) -> bool:
+    """A phone-shaped match with at least 7 digits (shorter ones are amounts or clause numbers)."""
+    return sum(c.isdigit() for c in m.group(0)) >= 7
 
 
 def _year(value: float) -> bool:

@@ -7,10 +7,10 @@ is worded (each in [0, 1], computed by :func:`core.answer.evidence.signals`):
 
 ==============  ==========================================================================================
 ``rerank``      the reranker's calibrated relevance of the best passage (offline reranker: Platt-scaled)
-``support``     relevance of the quoted unit that answers (embedding similarity, coverage, BM25, source)
-``similarity``  best question/quoted-unit cosine
-``coverage``    IDF-weighted share of the question's content terms the quoted units contain
-``type_ok``     1 when the question needs no value or a quoted unit holds a value of its type
+``support``     relevance of the unit that answers (embedding similarity, coverage, BM25, source)
+``similarity``  question/answering-unit cosine
+``coverage``    IDF-weighted share of the question's content terms the answering unit contains
+``type_ok``     1 when the question needs no value or the answering unit holds a value of its type
 ``ids_found``   share of the question's plan/tier/clause identifiers found in the sources ("Plan D")
 ``named_doc``   share of the quoted units from a document the question names (1 when it names none)
 ``legs``        share of the best 3 passages that both retrieval legs (vector and BM25) found

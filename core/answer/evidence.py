@@ -194,18 +194,20 @@ def _as_intro(cand: ScoredUnit, intros: Mapping[tuple[int, str], ScoredUnit]) ->
 
 def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: AnswerType,
             missing: Sequence[str]) -> dict[str, float]:
-    """Answerability signals, each in [0, 1] (names: :data:`core.answer.answerability.SIGNALS`)."""
+    """Answerability signals, each in [0, 1] (names: :data:`core.answer.answerability.SIGNALS`); the
+    unit-level ones describe the lead unit, the one that answers."""
     if not chosen:
         return {"rerank": 0.0, "support": 0.0, "similarity": 0.0, "coverage": 0.0, "type_ok": 0.0,
                 "ids_found": 0.0 if missing else 1.0, "named_doc": 0.0, "legs": 0.0,
                 "needs_value": float(atype.needs_value)}
     ids = [t for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)]
+    lead = chosen[0]
     return {
         "rerank": _source_score(request, 1),
-        "support": min(1.0, chosen[0].relevance),
-        "similarity": max(c.similarity for c in chosen),
-        "coverage": min(1.0, sum(c.coverage for c in chosen)),
-        "type_ok": 1.0 if not atype.needs_value or any(c.typed for c in chosen) else 0.0,
+        "support": min(1.0, lead.relevance),
+        "similarity": lead.similarity,
+        "coverage": lead.coverage,
+        "type_ok": 1.0 if not atype.needs_value or lead.typed else 0.0,
         "ids_found": 1.0 - len(missing) / len(ids) if ids else 1.0,
         "named_doc": named_share(request, chosen),
         "legs": leg_agreement(request),

@@ -3,8 +3,9 @@
 "The Contoso Expenses Policy does not state the per-mile rate. The closest passages: “Travel | $500 per
 trip | …” [1]; “Use the most economical means of transport …” [2]. If you need this, ask HR or the
 policy owner." — the missing thing comes from the question's identifiers ("Plan D"), its expected
-answer type and focus phrase (:mod:`core.answer.answer_type`); the passages are the best-scoring units
-of distinct sources, cited with ``[n]`` markers.
+answer type and focus phrase (:mod:`core.answer.answer_type`), the document from the one the question
+names (else the closest passage's); the passages are the best-scoring units of distinct sources, cited
+with ``[n]`` markers.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def refusal(evidence: Evidence, request: GenerationRequest) -> tuple[str, list[i
     nearest = nearest_units(evidence.ranked)
     if not nearest:
         return NOT_FOUND_TEXT, []
-    doc = document_name(request.sources[nearest[0].unit.source - 1].chunk.path)
+    named = [sc for sc in request.sources if sc.scores.get("named_doc") == 1.0]
+    doc = document_name((named[0] if named else request.sources[nearest[0].unit.source - 1]).chunk.path)
     head = _missing(evidence, doc)
     quotes = "; ".join(f"“{_clip(u.unit.text)}” [{u.unit.source}]" for u in nearest)
     tail = "If you need this, ask HR or the policy owner."

@@ -45,9 +45,11 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         *[f"| {r['threshold']:.3f} | {r['precision']:.2f} | {r['recall']:.2f} | {r['false_refusal']:.2f} |"
           for r in _thin(fit.curve)],
         "", "## Samples (out-of-fold answerability)", "",
-        "| item | kind | label | p |", "|---|---|---|---|",
-        *[f"| {s.item_id} | {s.kind} | {s.label} | {p:.3f} |"
-          for s, p in zip(fit.samples, fit.oof, strict=True)],
+        "`~` marks a counterfactual (the item asked without its gold documents).", "",
+        "| item | kind | label | p | " + " | ".join(SIGNALS) + " |", "|---" * (4 + len(SIGNALS)) + "|",
+        *[f"| {s.item_id} | {s.kind} | {s.label} | {p:.3f} | "
+          + " | ".join(f"{s.signals.get(f, 0.0):.2f}" for f in SIGNALS) + " |"
+          for s, p in sorted(zip(fit.samples, fit.oof, strict=True), key=lambda sp: sp[1])],
     ]
     return "\n".join(lines) + "\n"
 
