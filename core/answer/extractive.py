@@ -7,10 +7,9 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
    (:mod:`core.answer.answer_type`), every sentence / list item / table row of the sources scored
    against it, and the units to quote, the one that answers first;
 2. answerability (:mod:`core.answer.answerability`): one calibrated 0–1 score from the evidence's
-   signals; below ``answer.min_answerability`` — or when the question needs a value (an amount, a
-   period, a phone number …) and the answering unit holds none (issue 11, item 2: the answer must
-   contain a value of the asked type from a cited source) — the answer is a refusal that names what
-   the policies do not state and quotes the closest passages, with citations (:mod:`core.answer.refusal`);
+   signals (0 when the question needs a value and the answering unit holds none); below
+   ``answer.min_answerability`` the answer is a refusal that names what the policies do not state
+   and quotes the closest passages, with citations (:mod:`core.answer.refusal`);
 3. otherwise the chosen units are quoted with their source numbers: a list item or table row after its
    lead-in or column headers, a lead-in ending with ":" with its items; the first use of a glossary
    abbreviation is expanded.
@@ -75,7 +74,7 @@ class ExtractiveAnswerer:
         evidence = self.finder.find(request)
         score = answerability(evidence.signals)
         kind = evidence.answer_type.kind
-        if not evidence.chosen or score < self.settings.min_answerability or not evidence.signals["type_ok"]:
+        if not evidence.chosen or score < self.settings.min_answerability:
             log.info("not answerable: %.3f < %.3f (type %s, signals %s)", score,
                      self.settings.min_answerability, kind, dict(evidence.signals))
             text, cited = refusal(evidence, request)

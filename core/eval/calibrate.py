@@ -16,8 +16,10 @@ Method (Platt 1999; Niculescu-Mizil & Caruana, ICML 2005; scikit-learn's ``Logis
    files removed from the scope — the same wording, but the answer is no longer in the corpus
    (the construction of unanswerable questions in SQuAD 2.0, Rajpurkar et al. 2018); one whose answer
    still holds every key fact is dropped (another document answers it).
-3. **Model.** L2-regularised logistic regression (C = 1) on :data:`~core.answer.answerability.SIGNALS`,
-   evaluated by stratified 5-fold cross-validation; the out-of-fold probabilities give the refusal
+3. **Model.** L2-regularised logistic regression (C = 1) on :data:`~core.answer.answerability.FEATURES`,
+   fitted on the samples the type gate lets through (a question needing a value whose answering unit
+   holds none has answerability 0 and is refused whatever the model says), evaluated by stratified
+   5-fold cross-validation; the out-of-fold probabilities (0 for gated samples) give the refusal
    precision/recall curve (refusal = the positive class, score = 1 − answerability).
 4. **Threshold.** The largest threshold whose out-of-fold false-refusal rate on answerable items is at
    most ``max_false_refusal`` (default 5 %): as many refusals as possible while answering ≥ 95 % of
@@ -36,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from core.answer.answerability import SIGNALS
+from core.answer.answerability import FEATURES, gate
 from core.answering import to_citation
 from core.calibration import Calibration, Logistic, save_calibration
 from core.eval import metrics as m
@@ -128,18 +130,21 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
-    x = np.asarray([[s.signals.get(f, 0.0) for f in SIGNALS] for s in samples], dtype=float)
+    open_ = np.asarray([gate(s.signals) for s in samples])
+    x = np.asarray([[s.signals.get(f, 0.0) for f in FEATURES] for s in samples], dtype=float)
     y = np.asarray([s.label for s in samples], dtype=int)
-    if min(int(y.sum()), int(len(y) - y.sum())) < FOLDS:
-        raise ValueError(f"need at least {FOLDS} answerable and {FOLDS} unanswerable samples, got "
-                         f"{int(y.sum())} and {int(len(y) - y.sum())}")
+    xo, yo = x[open_], y[open_]
+    if min(int(yo.sum()), int(len(yo) - yo.sum())) < FOLDS:
+        raise ValueError(f"need at least {FOLDS} answerable and {FOLDS} unanswerable samples that the type "
+                         f"gate lets through, got {int(yo.sum())} and {int(len(yo) - yo.sum())}")
     lr = LogisticRegression(C=1.0, max_iter=1000)
-    oof = cross_val_predict(lr, x, y, cv=StratifiedKFold(FOLDS, shuffle=True, random_state=SEED),
-                            method="predict_proba")[:, 1]
+    oof = np.zeros(len(samples))
+    oof[open_] = cross_val_predict(lr, xo, yo, cv=StratifiedKFold(FOLDS, shuffle=True, random_state=SEED),
+                                   method="predict_proba")[:, 1]
     curve = refusal_curve(oof, y)
     threshold = choose_threshold(curve, max_false_refusal)
-    lr.fit(x, y)
-    weights = {f: float(w) for f, w in zip(SIGNALS, lr.coef_[0], strict=True)}
+    lr.fit(xo, yo)
+    weights = {f: float(w) for f, w in zip(FEATURES, lr.coef_[0], strict=True)}
     model = Logistic(weights, float(lr.intercept_[0]))
     return Fit(model, threshold, list(samples), oof, curve)
 

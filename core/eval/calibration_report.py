@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.answer.answerability import SIGNALS
+from core.answer.answerability import FEATURES, SIGNALS, gate
 from core.calibration import Logistic
 from core.eval.calibrate import Fit
 
@@ -31,9 +31,11 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         "## Answerability model", "",
         f"{len(fit.samples)} samples: {n_pos} answerable, {n_neg} unanswerable "
         f"({sum(s.counterfactual for s in fit.samples)} of them counterfactual: answerable questions asked "
-        "without their gold documents). Logistic regression (C = 1), stratified 5-fold cross-validation.",
+        "without their gold documents); the type gate (a question needing a value whose answering unit "
+        f"holds none) refuses {sum(not gate(s.signals) for s in fit.samples)} of them before the model. "
+        "Logistic regression (C = 1) on the others, stratified 5-fold cross-validation.",
         "", "| signal | weight |", "|---|---|",
-        *[f"| `{f}` | {fit.model.weights[f]:+.3f} |" for f in SIGNALS],
+        *[f"| `{f}` | {fit.model.weights[f]:+.3f} |" for f in FEATURES],
         f"| (bias) | {fit.model.bias:+.3f} |", "",
         "## Threshold", "",
         f"Chosen: **{fit.threshold}** (`answer.min_answerability`) — the largest threshold whose out-of-fold "
