@@ -13,8 +13,9 @@ import json
 
 from core.config import Settings
 
-SCHEMA_VERSION = 5
-"""Bump when the stored row layout or the extraction/chunking code changes its output."""
+SCHEMA_VERSION = 6
+"""Bump when the stored row layout or the extraction/chunking code changes its output (6: chunks carry
+``page_breaks``, the offsets where their text moves on to a later page)."""
 
 
 def fingerprint_inputs(settings: Settings) -> dict[str, object]:

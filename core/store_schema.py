@@ -30,6 +30,7 @@ def chunks_schema(dimension: int) -> pa.Schema:
         ("page_end", pa.int32()), ("section", pa.string()), ("ordinal", pa.int32()),
         ("text", pa.string()), ("text_hash", pa.string()),
         ("vector", pa.list_(pa.float32(), dimension)),
+        ("page_breaks", pa.list_(pa.struct([("offset", pa.int32()), ("page", pa.int32())]))),
     ])
 
 

@@ -60,6 +60,9 @@ class Chunk:
         section: heading path of the chunk's first block.
         ordinal: 0-based position of the chunk within its file.
         text_hash: sha256 hex of ``text`` (key of the embedding cache and of answer-cache staleness).
+        page_breaks: ``(offset, page)`` for every later page the chunk runs on to: the character
+            offset in ``text`` where that page's text starts (so a quoted sentence is cited with its
+            own page, :func:`page_at`); ``()`` for a one-page chunk or an index written before it.
     """
 
     chunk_id: str
@@ -70,6 +73,16 @@ class Chunk:
     section: str
     ordinal: int
     text_hash: str
+    page_breaks: tuple[tuple[int, int], ...] = ()
+
+
+def page_at(chunk: Chunk, offset: int) -> int | None:
+    """The page of the character at ``offset`` in ``chunk.text`` (``chunk.page`` when unknown)."""
+    page = chunk.page
+    for start, p in chunk.page_breaks:
+        if start <= offset:
+            page = p
+    return page
 
 
 @dataclass(frozen=True)

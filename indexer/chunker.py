@@ -245,11 +245,19 @@ def chunk_id(path: str, ordinal: int, text: str) -> str:
 
 
 def make_chunk(path: str, ordinal: int, units: list[Unit]) -> Chunk:
-    """A :class:`Chunk` with id ``sha256(path, ordinal, text)[:32]`` (unique when text repeats)."""
+    """A :class:`Chunk` with id ``sha256(path, ordinal, text)[:32]`` (unique when text repeats) and the
+    offsets where its text moves on to a later page (``page_breaks``)."""
     text = join_units(units)
     pages = [u.page for u in units if u.page is not None]
+    breaks, offset, current = [], 0, None
+    for i, u in enumerate(units):
+        offset += len(u.sep) if i else 0
+        if u.page is not None and current is not None and u.page != current:
+            breaks.append((offset, u.page))
+        current = u.page if u.page is not None else current
+        offset += len(u.text)
     body = [u for u in units if u.kind != "heading"] or units
     return Chunk(chunk_id=chunk_id(path, ordinal, text), path=path, text=text,
                  page=min(pages) if pages else None, page_end=max(pages) if pages else None,
                  section=body[0].section, ordinal=ordinal,
-                 text_hash=hashlib.sha256(text.encode()).hexdigest())
+                 text_hash=hashlib.sha256(text.encode()).hexdigest(), page_breaks=tuple(breaks))

@@ -35,13 +35,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
-from core.answer.sentences import Unit, is_furniture, is_heading, split_units
+from core.answer.sentences import Unit, is_furniture, is_heading, split_units, unit_offset
 from core.bm25 import bm25_scores, scaled
 from core.embedder import Embedder
 from core.llm.base import GenerationRequest
 from core.query.definition import defined_term
 from core.query.exact import extract_terms
 from core.text import content_terms, normalise_numbers, quantities, terms
+from core.types import page_at
 
 UNIT_WEIGHTS = {"similarity": 0.45, "coverage": 0.30, "bm25": 0.10, "source": 0.15}
 """Weights of the unit relevance parts (sum 1); see the module doc."""
@@ -240,6 +241,14 @@ def missing_ids(request: GenerationRequest) -> tuple[str, ...]:
     texts = [(normalise_numbers(sc.chunk.text), sc.chunk.text) for sc in request.sources]
     return tuple(t.text for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)
                  and not any(t.found_in(norm, raw) for norm, raw in texts))
+
+
+def unit_page(request: GenerationRequest, unit: Unit) -> int | None:
+    """The page of ``unit``: the page its first words are on in its source chunk (``page_breaks``),
+    else the chunk's first page."""
+    chunk = request.sources[unit.source - 1].chunk
+    offset = unit_offset(chunk.text, unit)
+    return page_at(chunk, offset) if offset is not None else chunk.page
 
 
 def figures(unit: Unit) -> set[float]:

@@ -25,8 +25,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.answer.answerability import answerability
-from core.answer.evidence import Evidence, EvidenceFinder, ScoredUnit
-from core.answer.refusal import NOT_FOUND_TEXT, refusal
+from core.answer.evidence import Evidence, EvidenceFinder, ScoredUnit, unit_page
+from core.answer.refusal import NOT_FOUND_TEXT, nearest_units, refusal
 from core.answer.sentences import Unit, list_items, split_units
 from core.config import AnswerSettings
 from core.embedder import Embedder
@@ -78,12 +78,14 @@ class ExtractiveAnswerer:
             log.info("not answerable: %.3f < %.3f (type %s, signals %s)", score,
                      self.settings.min_answerability, kind, dict(evidence.signals))
             text, cited = refusal(evidence, request)
+            pages = {u.unit.source: unit_page(request, u.unit) for u in nearest_units(evidence.ranked)}
             return Generation(text, tuple(cited), self.name, found=False, score=score,
-                              answerability=score, answer_type=kind, signals=dict(evidence.signals))
-        text, cited = self.render(evidence, request)
+                              answerability=score, answer_type=kind, signals=dict(evidence.signals),
+                              pages={n: pages.get(n) for n in cited})
+        text, cited, pages = self.render(evidence, request)
         log.info("answered: answerability %.3f, type %s, %d units", score, kind, len(evidence.chosen))
         return Generation(text, tuple(cited), self.name, found=True, score=score, answerability=score,
-                          answer_type=kind, signals=dict(evidence.signals))
+                          answer_type=kind, signals=dict(evidence.signals), pages=pages)
 
     def assess(self, request: GenerationRequest) -> Assessment:
         """The :class:`Assessment` of ``request`` without writing an answer (for other providers)."""
@@ -100,13 +102,23 @@ class ExtractiveAnswerer:
         yield gen.text
         yield gen
 
-    def render(self, evidence: Evidence, request: GenerationRequest) -> tuple[str, list[int]]:
-        """The quoted text of the chosen units and the source numbers it cites (in order of use)."""
+    def render(self, evidence: Evidence, request: GenerationRequest
+               ) -> tuple[str, list[int], dict[int, int | None]]:
+        """The quoted text of the chosen units, the source numbers it cites (in order of use) and the
+        page each cited source is quoted from. A source is cited with one page: a later unit of the
+        same source on another page is left out rather than cited with the wrong page."""
         units = {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
         intros = {(c.unit.source, c.unit.text) for c in evidence.chosen if c.unit.text.endswith(":")}
-        shown = [c for c in evidence.chosen if (c.unit.source, c.unit.lead) not in intros]
+        pages: dict[int, int | None] = {}
+        shown = []
+        for c in evidence.chosen:
+            page = unit_page(request, c.unit)
+            if (c.unit.source, c.unit.lead) in intros or pages.setdefault(c.unit.source, page) != page:
+                continue
+            shown.append(c)
         text = " ".join(_render(c, units[c.unit.source]) for c in shown)
-        return expand_glossary(text, self.glossary), list(dict.fromkeys(c.unit.source for c in shown))
+        cited = list(dict.fromkeys(c.unit.source for c in shown))
+        return expand_glossary(text, self.glossary), cited, {n: pages[n] for n in cited}
 
 
 def _render(scored: ScoredUnit, source_units: Sequence[Unit]) -> str:

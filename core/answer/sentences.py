@@ -146,6 +146,16 @@ def is_furniture(unit: Unit) -> bool:
         words < 60 and markers >= 2)
 
 
+def unit_offset(text: str, unit: Unit) -> int | None:
+    """Where ``unit`` starts in its chunk's ``text`` (its first words, whatever whitespace and table
+    pipes lie between them), ``None`` when it cannot be found."""
+    words = re.findall(r"[^\W_]+", unit.text)[:6]
+    if not words:
+        return None
+    m = re.search(r"[\W_]+".join(map(re.escape, words)), text)
+    return m.start() if m else None
+
+
 def list_items(units: list[Unit], intro: Unit, limit: int = 8) -> list[Unit]:
     """The list items right after ``intro`` (an intro ending with ``:``) whose lead is ``intro``."""
     items: list[Unit] = []

@@ -44,6 +44,8 @@ class Generation:
             extractive answerer's; ``None`` when the provider has none).
         answer_type: the question's expected answer type (:mod:`core.answer.answer_type`), ``""`` if unknown.
         signals: the answerability inputs (:mod:`core.answer.answerability`), for eval and calibration.
+        pages: source number → the page its quoted text is on (extractive answers); a cited source
+            not in it is cited with its chunk's first page.
     """
 
     text: str
@@ -55,6 +57,7 @@ class Generation:
     answerability: float | None = None
     answer_type: str = ""
     signals: Mapping[str, float] = field(default_factory=dict)
+    pages: Mapping[int, int | None] = field(default_factory=dict)
 
 
 class AnswerProvider(Protocol):
