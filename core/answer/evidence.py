@@ -18,8 +18,9 @@ Unit relevance, each part in [0, 1] (absolute, so it means the same across quest
 plus :data:`DEFINITION_BOOST` for the clause that defines the term of a definition question.
 
 Selection (:func:`choose`): the answer leads with the best unit; for a question that needs a value
-(:mod:`core.answer.answer_type`) with the best unit that holds a value of that type, when one scores
-at least :data:`LEAD_SHARE` of the best. Further units must score :data:`ADD_SHARE` of the lead and
+(:mod:`core.answer.answer_type`) with the best unit that holds a value of that type (how far it
+trails the best unit is the ``lead_share`` signal, for the calibrated model to weigh), and with the
+best unit right after it when that one is better. Further units must score :data:`ADD_SHARE` of the lead and
 add a question word or a new figure, or score :data:`STRONG_SHARE` of it; near-duplicates (token
 Jaccard ≥ 0.6) are skipped. Headings and page furniture are never quoted.
 """
@@ -48,7 +49,6 @@ UNIT_WEIGHTS = {"similarity": 0.45, "coverage": 0.30, "bm25": 0.10, "source": 0.
 """Weights of the unit relevance parts (sum 1); see the module doc."""
 NAME_WEIGHT = 0.25
 DEFINITION_BOOST = 0.3
-LEAD_SHARE = 0.7
 ADD_SHARE = 0.7
 STRONG_SHARE = 0.85
 NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
@@ -164,12 +164,15 @@ def choose(ranked: Sequence[ScoredUnit], atype: AnswerType, max_units: int) -> l
     intros = {(s.unit.source, s.unit.text): s for s in ranked if s.unit.text.endswith(":")}
     lead = ranked[0]
     if atype.needs_value:
-        typed = [s for s in ranked if s.typed and s.relevance >= LEAD_SHARE * ranked[0].relevance]
-        lead = typed[0] if typed else lead
+        lead = next((s for s in ranked if s.typed), lead)
     lead = _as_intro(lead, intros)
     chosen, covered, seen = [lead], set(lead.covered), figures(lead.unit)
+    best = _as_intro(ranked[0], intros)
+    if best.unit != lead.unit and len(chosen) < max_units:
+        chosen.append(best)
+        covered |= best.covered
     for cand in ranked:
-        if len(chosen) >= max_units or cand.relevance < ADD_SHARE * lead.relevance:
+        if len(chosen) >= max_units or cand.relevance < ADD_SHARE * max(lead.relevance, best.relevance):
             break
         cand = _as_intro(cand, intros)
         if any(cand.unit == c.unit or _jaccard(cand.unit, c.unit) >= 0.6 for c in chosen):
@@ -198,14 +201,17 @@ def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: Ans
     """Answerability signals, each in [0, 1] (names: :data:`core.answer.answerability.SIGNALS`); the
     unit-level ones describe the lead unit, the one that answers."""
     if not chosen:
-        return {"rerank": 0.0, "support": 0.0, "similarity": 0.0, "coverage": 0.0, "type_ok": 0.0,
+        return {"rerank": 0.0, "support": 0.0, "lead_share": 0.0, "similarity": 0.0, "coverage": 0.0,
+                "type_ok": 0.0,
                 "ids_found": 0.0 if missing else 1.0, "named_doc": 0.0, "legs": 0.0,
                 "needs_value": float(atype.needs_value)}
     ids = [t for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)]
     lead = chosen[0]
+    top = max(c.relevance for c in chosen)
     return {
         "rerank": _source_score(request, 1),
         "support": min(1.0, lead.relevance),
+        "lead_share": lead.relevance / top if top > 0 else 0.0,
         "similarity": lead.similarity,
         "coverage": lead.coverage,
         "type_ok": 1.0 if not atype.needs_value or lead.typed else 0.0,

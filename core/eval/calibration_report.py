@@ -31,8 +31,9 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         "## Answerability model", "",
         f"{len(fit.samples)} samples: {n_pos} answerable, {n_neg} unanswerable "
         f"({sum(s.counterfactual for s in fit.samples)} of them counterfactual: answerable questions asked "
-        "without their gold documents); the type gate (a question needing a value whose answering unit "
-        f"holds none) refuses {sum(not gate(s.signals) for s in fit.samples)} of them before the model. "
+        "without their gold documents); the gates (a question needing a value none of the units holds, or "
+        f"naming an identifier no source has) refuse {sum(not gate(s.signals) for s in fit.samples)} of "
+        "them before the model. "
         "Logistic regression (C = 1) on the others, stratified 5-fold cross-validation.",
         "", "| signal | weight |", "|---|---|",
         *[f"| `{f}` | {fit.model.weights[f]:+.3f} |" for f in FEATURES],
