@@ -24,7 +24,7 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from core.answer.answerability import answerability
+from core.answer.answerability import answerability, gate
 from core.answer.evidence import Evidence, EvidenceFinder, ScoredUnit, unit_page
 from core.answer.refusal import NOT_FOUND_TEXT, nearest_units, refusal
 from core.answer.sentences import Unit, list_items, split_units
@@ -74,7 +74,7 @@ class ExtractiveAnswerer:
         evidence = self.finder.find(request)
         score = answerability(evidence.signals)
         kind = evidence.answer_type.kind
-        if not evidence.chosen or score < self.settings.min_answerability:
+        if not evidence.chosen or not gate(evidence.signals) or score < self.settings.min_answerability:
             log.info("not answerable: %.3f < %.3f (type %s, signals %s)", score,
                      self.settings.min_answerability, kind, dict(evidence.signals))
             text, cited = refusal(evidence, request)

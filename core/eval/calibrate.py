@@ -141,7 +141,7 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
     oof = np.zeros(len(samples))
     oof[open_] = cross_val_predict(lr, xo, yo, cv=StratifiedKFold(FOLDS, shuffle=True, random_state=SEED),
                                    method="predict_proba")[:, 1]
-    curve = refusal_curve(oof, y)
+    curve = refusal_curve(oof, y, ~open_)
     threshold = choose_threshold(curve, max_false_refusal)
     lr.fit(xo, yo)
     weights = {f: float(w) for f, w in zip(FEATURES, lr.coef_[0], strict=True)}
@@ -149,12 +149,13 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
     return Fit(model, threshold, list(samples), oof, curve)
 
 
-def refusal_curve(p: np.ndarray, y: np.ndarray) -> list[dict[str, float]]:
-    """Per threshold t (each distinct probability, ascending): refuse when p < t; refusal precision,
-    refusal recall and the false-refusal rate on answerable samples."""
+def refusal_curve(p: np.ndarray, y: np.ndarray, gated: np.ndarray | None = None) -> list[dict[str, float]]:
+    """Per threshold t (each distinct probability, ascending): refuse when a gate closed or p < t;
+    refusal precision, refusal recall and the false-refusal rate on answerable samples."""
+    closed = np.zeros(len(p), dtype=bool) if gated is None else gated
     rows = []
     for t in sorted({0.0, *np.round(p, 4).tolist(), 1.0001}):
-        refuse = p < t
+        refuse = closed | (p < t)
         tp = int(np.sum(refuse & (y == 0)))
         fp = int(np.sum(refuse & (y == 1)))
         rows.append({"threshold": float(t), "precision": tp / (tp + fp) if tp + fp else 1.0,

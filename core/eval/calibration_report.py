@@ -17,7 +17,7 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
            chart_name: str) -> str:
     """The markdown report (see the module doc)."""
     y = np.asarray([s.label for s in fit.samples])
-    refuse = fit.oof < fit.threshold
+    refuse = (fit.oof < fit.threshold) | np.asarray([not gate(s.signals) for s in fit.samples])
     n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
     tp, fp = int(np.sum(refuse & (y == 0))), int(np.sum(refuse & (y == 1)))
     lines = [
