@@ -54,6 +54,9 @@ STRONG_SHARE = 0.85
 NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
 """A run of two or more capitalised words inside the question: a product or document name."""
 VECTOR_CACHE = 20_000
+QUALIFIER = re.compile(r"^\W*(?:however|provided|but|except|unless|subject to|notwithstanding|this (?:limit|"
+                       r"sub-?limit|benefit|cover|exclusion) (?:shall|does|will|is)\b)", re.IGNORECASE)
+"""A sentence that qualifies the one before it (an exception or a condition)."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,23 @@ def choose(ranked: Sequence[ScoredUnit], atype: AnswerType, max_units: int) -> l
             chosen.append(cand)
             covered |= cand.covered
             seen |= figures(cand.unit)
-    return chosen
+    return _with_qualifiers(chosen, ranked, max_units)
+
+
+def _with_qualifiers(chosen: list[ScoredUnit], ranked: Sequence[ScoredUnit],
+                     max_units: int) -> list[ScoredUnit]:
+    """``chosen`` with, right after a quoted sentence, the next sentence of its source when that one
+    qualifies it ("However, the limit shall not apply …", "Provided that …"): a limit quoted without
+    its exception misleads."""
+    by_position = {(s.unit.source, s.unit.position): s for s in ranked}
+    out: list[ScoredUnit] = []
+    for c in chosen:
+        out.append(c)
+        nxt = by_position.get((c.unit.source, c.unit.position + 1))
+        if (nxt is not None and QUALIFIER.match(nxt.unit.text) and len(out) < max_units
+                and all(nxt.unit != o.unit for o in [*out, *chosen])):
+            out.append(nxt)
+    return out
 
 
 def _as_intro(cand: ScoredUnit, intros: Mapping[tuple[int, str], ScoredUnit]) -> ScoredUnit:

@@ -150,19 +150,30 @@ def is_heading(unit: Unit) -> bool:
 
 _PAGE_LINE = re.compile(r"^\W*(?:page\W{0,3}\d+(?:\s+of\s+\d+)?\b|(?:\d+\s*/\s*\d+|\d+|[ivxlc]+)\W*$)",
                         re.IGNORECASE)
+_PAGE_OF = re.compile(r"\bpage\s+\d+\s+of\s+\d+\b", re.IGNORECASE)
 _MARKERS = re.compile(
     r"\b(?:UIN|CIN|IRDAI?\s+Reg(?:n|istration)?\.?\s*No|Regd\.?\s+Office|Registered\s+Office|Corporate\s+Office|"
     r"Corporate\s+Identity\s+Number|All\s+rights\s+reserved|Copyright|©)\b", re.IGNORECASE)
 
 
+_CODE_TOKEN = re.compile(r"^(?:(?=.*[a-z])(?=.*[A-Z].*[A-Z])(?=.*[a-z].*[A-Z]|.*\d)[A-Za-z\d]{6,}"
+                         r"|(?=(?:.*?(?:[A-Za-z]\d|\d[A-Za-z])){2})[A-Za-z\d]{7,})$")
+"""A token that is no word: several capitals mixed with small letters or digits ("PiMdiliPlPli",
+"UINNICHLIP25039V032425", "NTKlk700156") — what a PDF's letterhead or stamp extracts as."""
+
+
 def is_furniture(unit: Unit) -> bool:
     """Page furniture the header/footer filter let through: a page-number line ("Page | 25 …", "3/25"),
-    a short line (under 25 words) with a registration code, registered-office or copyright marker, or
-    a line under 60 words with two or more such markers (a letterhead)."""
-    words = len(re.findall(r"[^\W_]+", unit.text))
+    a short line (under 25 words) with a registration code, registered-office or copyright marker, a
+    line under 60 words with two or more such markers (a letterhead), or a unit where more than one
+    with three or more code-like non-words, or one and a "Page N of M" (a stamp or letterhead
+    extracted as gibberish)."""
+    tokens = re.findall(r"[^\W_]+", unit.text)
+    words = len(tokens)
     markers = len(_MARKERS.findall(unit.text))
+    codes = sum(_CODE_TOKEN.match(t) is not None for t in tokens)
     return words < 25 and (_PAGE_LINE.search(unit.text) is not None or markers > 0) or (
-        words < 60 and markers >= 2)
+        words < 60 and markers >= 2) or codes >= 3 or (codes >= 1 and _PAGE_OF.search(unit.text) is not None)
 
 
 def unit_offset(text: str, unit: Unit) -> int | None:

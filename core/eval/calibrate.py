@@ -22,8 +22,9 @@ Method (Platt 1999; Niculescu-Mizil & Caruana, ICML 2005; scikit-learn's ``Logis
    5-fold cross-validation; the out-of-fold probabilities (0 for gated samples) give the refusal
    precision/recall curve (refusal = the positive class, score = 1 − answerability).
 4. **Threshold.** The largest threshold whose out-of-fold false-refusal rate on answerable items is at
-   most ``max_false_refusal`` (default 5 %): as many refusals as possible while answering ≥ 95 % of
-   answerable questions. The final model is refitted on all samples.
+   most ``max_false_refusal`` (default 5 %; or the gates' own rate when they alone exceed it, so the
+   model adds no false refusal): as many refusals as possible while answering ≥ 95 % of answerable
+   questions (a Neyman–Pearson operating point). The final model is refitted on all gated-in samples.
 """
 
 from __future__ import annotations
@@ -165,9 +166,11 @@ def refusal_curve(p: np.ndarray, y: np.ndarray, gated: np.ndarray | None = None)
 
 
 def choose_threshold(curve: Sequence[Mapping[str, float]], max_false_refusal: float) -> float:
-    """The largest threshold whose false-refusal rate is ≤ ``max_false_refusal``, rounded to 3 places
-    (halfway to the next probability, so it does not sit on a sample)."""
-    ok = [i for i, row in enumerate(curve) if row["false_refusal"] <= max_false_refusal]
+    """The largest threshold whose false-refusal rate is ≤ ``max_false_refusal`` — or, when the gates
+    alone refuse more answerable samples than that, ≤ the gates' rate (the model adds none) —, rounded
+    to 3 places (halfway to the next probability, so it does not sit on a sample)."""
+    budget = max(max_false_refusal, curve[0]["false_refusal"] if curve else 0.0)
+    ok = [i for i, row in enumerate(curve) if row["false_refusal"] <= budget]
     i = max(ok) if ok else 0
     hi = curve[i + 1]["threshold"] if i + 1 < len(curve) else curve[i]["threshold"]
     return round(min(1.0, (curve[i]["threshold"] + hi) / 2 if i + 1 < len(curve) else hi), 3)

@@ -40,7 +40,8 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         f"| (bias) | {fit.model.bias:+.3f} |", "",
         "## Threshold", "",
         f"Chosen: **{fit.threshold}** (`answer.min_answerability`) — the largest threshold whose out-of-fold "
-        "false-refusal rate on answerable samples is ≤ 5 %.", "",
+        "false-refusal rate on answerable samples is ≤ 5 % (or ≤ the gates' own rate when the gates alone "
+        "exceed 5 %).", "",
         f"Out of fold at {fit.threshold}: refusals {tp + fp} (correct {tp} of {n_neg} unanswerable: "
         f"recall {tp / max(1, n_neg):.2f}, precision {tp / max(1, tp + fp):.2f}); answerable refused "
         f"{fp} of {n_pos} ({fp / max(1, n_pos):.1%}).", "",
