@@ -156,10 +156,11 @@ _MARKERS = re.compile(
     r"Corporate\s+Identity\s+Number|All\s+rights\s+reserved|Copyright|©)\b", re.IGNORECASE)
 
 
-_CODE_TOKEN = re.compile(r"^(?:(?=.*[a-z])(?=.*[A-Z].*[A-Z])(?=.*[a-z].*[A-Z]|.*\d)[A-Za-z\d]{6,}"
+_CODE_TOKEN = re.compile(r"^(?:(?=(?:.*?[a-z][A-Z]){2})[A-Za-z\d]{6,}"
                          r"|(?=(?:.*?(?:[A-Za-z]\d|\d[A-Za-z])){2})[A-Za-z\d]{7,})$")
-"""A token that is no word: several capitals mixed with small letters or digits ("PiMdiliPlPli",
-"UINNICHLIP25039V032425", "NTKlk700156") — what a PDF's letterhead or stamp extracts as."""
+"""A token that is no word: small letters and capitals switching twice or more ("PiMdiliPlPli"; a
+CamelCase name such as "PerksPlus" switches once), or letters and digits switching twice
+("UINNICHLIP25039V032425", "NTKlk700156") — what a PDF's letterhead or stamp extracts as."""
 
 
 def is_furniture(unit: Unit) -> bool:
