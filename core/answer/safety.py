@@ -197,7 +197,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         ("others_data", "colleague-health",
          r"\b(?:which|who)\s+(?:of\s+)?(?:my|our|the)\s+(?:\w+\s+)?"
          r"(?:colleagues|co-?workers|teammates|team|employees|staff|people)\s+"
-         r"(?:are|is|has|have|had|were|was|got)\b.{0,40}\b(?:sick|medical|"
+         r"(?:are|is|has|have|had|were|was|got)\b.{0,40}\b(?:sick|stress|burn-?out|maternity|medical|"
          r"health|disciplinary|pregnan\w*|disabilit\w*|therapy|rehab|"
          r"warnings?|performance\s+improvement|pip|fired|terminated|"
          r"laid\s+off)"),
