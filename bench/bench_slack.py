@@ -88,7 +88,7 @@ def main() -> None:
         service.ask("warm up: remote work")  # load models before timing
         service.ms.clear()
         work = BackgroundWork(workers=args.workers)
-        app = build_app(settings, secrets(), service, AnswerLog(root.store.db), work=work)
+        app = build_app(settings, secrets(), service, AnswerLog(root.store.db), work=work, blobs=root.blobs)
         server = make_http_server(app, 0, host="127.0.0.1")
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_address[1]}{EVENTS_PATH}"

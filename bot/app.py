@@ -1,29 +1,43 @@
-"""Build the slack-bolt app from its collaborators (no globals; the CLI builds them once).
+"""Build the slack-bolt app from its collaborators (no globals; the composition root builds them once).
 
-``build_app(settings, secrets, service, answer_log, ...)`` returns a bolt :class:`~slack_bolt.App`
-whose listeners ack at once and answer in the background. The Web API base URL comes from
-``slack.api_base_url`` so the whole process can run against a local Slack; outgoing 429s are retried by
-slack_sdk's ``RateLimitErrorRetryHandler`` (it honours ``Retry-After``).
+``build_app(settings, secrets, service, answer_log, blobs=..., ...)`` returns a bolt
+:class:`~slack_bolt.App` whose middleware deduplicates and gates questions (:mod:`bot.middleware`) and
+whose listeners ack at once and answer in the background, always with exactly one reply
+(:mod:`bot.boundary`). The Web API base URL comes from ``slack.api_base_url`` so the whole process can
+run against a local Slack; outgoing 429s are retried by slack_sdk's ``RateLimitErrorRetryHandler`` (it
+honours ``Retry-After``), except ``conversations.replies``, which is only a best-effort top-up.
+Bolt's built-in "ignore the bot's own events" middleware is off: the deletion of the bot's own answer
+must reach the bot (:func:`bot.questions.classify_message` ignores its own messages instead).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import secrets as pysecrets
-from collections.abc import Callable
+import socket
+from collections.abc import Callable, Sequence
 
 from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
+from bot.boundary import Replies
 from bot.commands import Commands
-from bot.guards import Deduper, RateLimiter
+from bot.feedback import Feedback
+from bot.guards import Dedupe, RateLimiter
+from bot.history import History
+from bot.home import WELCOME_EVERY_S, Home, HomeSection, Topics
 from bot.listeners import Bot, register
+from bot.middleware import SLOW_DOWN, Gate, RecentThreads
+from bot.questions import Question
 from bot.responder import Responder
 from bot.work import BackgroundWork
 from core.answer_log import AnswerLog, VoteHook
+from core.blobs import BlobStore
 from core.cache import AnswerCache
 from core.cache.service import cache_vote_hook
+from core.claims import Claims
 from core.config import Secrets, Settings
 from core.errors import ConfigError
 from core.service import AnswerService
@@ -33,8 +47,9 @@ log = logging.getLogger(__name__)
 RATE_LIMIT_RETRIES = 3
 
 
-def make_client(settings: Settings, secrets: Secrets) -> WebClient:
-    """A WebClient for ``slack.api_base_url`` with the bot token, retrying 429s (``Retry-After``).
+def make_client(settings: Settings, secrets: Secrets, *, retry_rate_limits: bool = True) -> WebClient:
+    """A WebClient for ``slack.api_base_url`` with the bot token, retrying 429s (``Retry-After``)
+    unless ``retry_rate_limits`` is False.
 
     Raises:
         ConfigError: ``SLACK_BOT_TOKEN`` is not set.
@@ -42,7 +57,8 @@ def make_client(settings: Settings, secrets: Secrets) -> WebClient:
     if not secrets.slack_bot_token:
         raise ConfigError("SLACK_BOT_TOKEN is not set; export the bot token (xoxb-...) to connect to Slack")
     client = WebClient(token=secrets.slack_bot_token, base_url=settings.slack.api_base_url)
-    client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES))
+    if retry_rate_limits:
+        client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES))
     return client
 
 
@@ -52,45 +68,85 @@ def build_app(
     service: AnswerService,
     answer_log: AnswerLog,
     *,
+    blobs: BlobStore,
     status: Callable[[], str] | None = None,
     reindex: Callable[[str | None], str] | None = None,
     on_vote: VoteHook | None = None,
     client: WebClient | None = None,
     work: BackgroundWork | None = None,
     cache: AnswerCache | None = None,
+    topics: Topics | None = None,
+    home_sections: Sequence[HomeSection] = (),
 ) -> App:
     """The policybot bolt app.
 
     Args:
         settings, secrets: configuration; the signing secret verifies HTTP-mode requests (without it
             HTTP requests are all rejected; Socket Mode does not need it).
-        service: answers questions (``ask`` / ``ask_stream``).
-        answer_log: the answer log and votes (thread memory, reactions).
+        service: answers questions (``ask_stream``: progress, text, final Answer).
+        answer_log: answers, votes and thread messages (thread memory, reactions, deletions).
+        blobs: the shared blob store (``App.blobs``): event dedupe and welcome claims live there, so
+            they survive restarts and are shared by replicas.
         status, reindex: callables behind the admin commands ``/policy status`` / ``/policy reindex``.
         on_vote: called as ``on_vote(answer_id, user, vote | None)`` after every vote change.
         client, work: override the WebClient (default :func:`make_client`) and the background executor.
-        cache: the verified-answer cache: votes feed it (:func:`core.cache.service.cache_vote_hook`) and
-            admins get ``/policy cache stats|forget``. Lookups are the service's business (pass a
-            :class:`core.cache.service.CachedAnswerService` as ``service``).
+        cache: the verified-answer cache: votes feed it, a deleted answer leaves it, admins get
+            ``/policy cache stats|forget``. Lookups are the service's business.
+        topics: ``topics(scope)`` → suggested questions for the DM welcome and the Home tab.
+        home_sections: extra Home-tab sections, ``section(user_id) -> blocks`` (e.g. an admin report).
 
     Raises:
         ConfigError: no bot token.
     """
     client = client or make_client(settings, secrets)
-    signing = secrets.slack_signing_secret
-    if not signing:
-        log.info("SLACK_SIGNING_SECRET not set: HTTP mode will reject every request (Socket Mode is fine)")
-        signing = pysecrets.token_hex(32)
-    app = App(client=client, signing_secret=signing, process_before_response=True)
-    if on_vote is not None:
-        answer_log.add_vote_hook(on_vote)
-    if cache is not None:
-        answer_log.add_vote_hook(cache_vote_hook(answer_log, cache))
-    responder = Responder(settings, client, service, answer_log)
+    work = work or BackgroundWork()
+    app = App(client=client, signing_secret=_signing_secret(secrets), process_before_response=True,
+              ignoring_self_events_enabled=False)
+    for hook in (on_vote, cache_vote_hook(answer_log, cache) if cache is not None else None):
+        if hook is not None:
+            answer_log.add_vote_hook(hook)
+    bot = _bot(settings, secrets, service, answer_log, blobs, client, work, cache, topics, home_sections)
+    bot.commands = Commands(settings, bot.responder, _allowed(bot, settings), status=status,
+                            reindex=reindex, cache=cache)
     s = settings.slack
-    bot = Bot(settings=settings, responder=responder, answer_log=answer_log, work=work or BackgroundWork(),
-              dedupe=Deduper(), user_limit=RateLimiter(s.user_rate_per_minute),
-              channel_limit=RateLimiter(s.channel_rate_per_minute), commands=lambda *a: None)
-    bot.commands = Commands(settings, responder, bot.allowed, status=status, reindex=reindex, cache=cache)
+    Gate(settings, answer_log, bot.dedupe, RateLimiter(s.user_rate_per_minute),
+         RateLimiter(s.channel_rate_per_minute), notify=lambda q, text: work.submit(bot.ephemeral, q, text),
+         recent=bot.recent).install(app)
     register(app, bot)
     return app
+
+
+def _bot(settings: Settings, secrets: Secrets, service: AnswerService, answer_log: AnswerLog,
+         blobs: BlobStore, client: WebClient, work: BackgroundWork, cache: AnswerCache | None,
+         topics: Topics | None, home_sections: Sequence[HomeSection]) -> Bot:
+    replies_client = (make_client(settings, secrets, retry_rate_limits=False) if settings.slack.replies_top_up
+                      else None)
+    history = History(answer_log, replies_client)
+    owner = f"{socket.gethostname()}:{os.getpid()}"
+    home = Home(settings, Claims(blobs, "slack-welcome", ttl_s=WELCOME_EVERY_S, owner=owner), topics,
+                home_sections)
+    return Bot(client=client, responder=Responder(settings, client, service, answer_log, history),
+               answer_log=answer_log, work=work, replies=Replies(settings, client),
+               feedback=Feedback(settings, answer_log, cache), home=home,
+               dedupe=Dedupe(blobs, lambda fn: work.submit(fn), owner=owner), recent=RecentThreads(),
+               commands=lambda *a: None)
+
+
+def _allowed(bot: Bot, settings: Settings) -> Callable[[Question], bool]:
+    """The slash command's rate check (the middleware checks events; commands are not events)."""
+    limit = RateLimiter(settings.slack.user_rate_per_minute)
+
+    def allowed(q: Question) -> bool:
+        if limit.allow(q.user):
+            return True
+        bot.ephemeral(q, SLOW_DOWN.format(limit=settings.slack.user_rate_per_minute))
+        return False
+
+    return allowed
+
+
+def _signing_secret(secrets: Secrets) -> str:
+    if secrets.slack_signing_secret:
+        return secrets.slack_signing_secret
+    log.info("SLACK_SIGNING_SECRET not set: HTTP mode will reject every request (Socket Mode is fine)")
+    return pysecrets.token_hex(32)

@@ -12,6 +12,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.errors import failure_text, new_error_id, reason
+from bot.inbound import decode
 from bot.questions import Question
 from bot.render import render_notice
 from bot.responder import Responder
@@ -43,14 +45,22 @@ class Commands:
 
     def __call__(self, text: str, user: str, channel: str) -> None:
         sub, _, arg = text.strip().partition(" ")
-        q = Question(channel=channel, ts="", thread_ts="", user=user, text=text.strip(),
+        q = Question(channel=channel, ts="", thread_ts="", user=user, text=decode(text),
                      is_dm=channel.startswith("D"))
         if sub.lower() in {"", "help"}:
             self._say(q, HELP)
         elif sub.lower() in {"status", "reindex", "cache"}:
             self._admin(q, sub.lower(), arg.strip() or None)
         elif self.allowed(q):
+            self._ask(q)
+
+    def _ask(self, q: Question) -> None:
+        try:
             self.responder.ask_ephemeral(q)
+        except Exception as exc:  # never silent: the asker sees the reason and an error id
+            error_id = new_error_id()
+            log.error("/policy question failed [error id %s]: %s", error_id, reason(exc), exc_info=exc)
+            self._say(q, failure_text(reason(exc), error_id))
 
     def _admin(self, q: Question, sub: str, arg: str | None) -> None:
         if q.user not in self.settings.slack.admins:

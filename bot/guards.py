@@ -1,39 +1,64 @@
-"""Exactly-once and rate-limit guards (in memory, thread-safe).
+"""Exactly-once and rate-limit guards.
 
-Slack delivers events at least once: retries carry the same ``event_id``, and a channel mention arrives
-both as ``app_mention`` and as ``message`` (different event ids, same channel and ts). :class:`Deduper`
-remembers keys for ``ttl_s`` seconds (Slack retries within minutes: https://docs.slack.dev/apis/events-api/#retries).
-:class:`RateLimiter` is a sliding-window counter per key (user or channel).
+Slack delivers events at least once: retries carry the same ``event_id`` and may come minutes later,
+after a restart (https://docs.slack.dev/apis/events-api/#retries); a channel mention arrives both as
+``app_mention`` and as ``message`` (different event ids, same channel and ts). :class:`Dedupe` keeps
+both kinds of key as :class:`core.claims.Claims` in the shared blob store (``App.blobs``), so a retry
+is dropped by a restarted process or by another replica too; claims live one hour
+(:data:`core.claims.DEFAULT_TTL_S`) and expired ones are swept in the background every
+:data:`SWEEP_INTERVAL_S`. :class:`RateLimiter` is a sliding-window counter per key (user or channel),
+per process.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 
+from core.blobs import BlobStore
+from core.claims import DEFAULT_TTL_S, Claims
 
-class Deduper:
-    """``claim(key)`` is True the first time a key is seen within ``ttl_s`` seconds, then False."""
+log = logging.getLogger(__name__)
 
-    def __init__(self, ttl_s: float = 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self._ttl = ttl_s
+NAMESPACE = "slack-events"
+"""Folder of the dedupe claims under ``claims/`` in the blob store."""
+SWEEP_INTERVAL_S = 600.0
+
+
+class Dedupe:
+    """``claim(key)`` is True for the first caller of a key within the TTL, across processes.
+
+    Args:
+        blobs: the shared blob store (``App.blobs``).
+        sweep: runs a function in the background (e.g. ``BackgroundWork.submit``); used to delete
+            expired claims at most every :data:`SWEEP_INTERVAL_S`.
+        owner: written into each claim (which process claimed it), for debugging.
+    """
+
+    def __init__(self, blobs: BlobStore, sweep: Callable[[Callable[[], object]], None], *,
+                 ttl_s: float = DEFAULT_TTL_S, owner: str = "",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.claims = Claims(blobs, NAMESPACE, ttl_s=ttl_s, owner=owner)
+        self._sweep = sweep
         self._clock = clock
-        self._seen: dict[str, float] = {}
+        self._last_sweep = clock()
         self._lock = threading.Lock()
 
     def claim(self, key: str) -> bool:
-        """Atomically test-and-set ``key``; expired keys are forgotten."""
-        now = self._clock()
+        """Atomically claim ``key`` (e.g. ``ev:Ev123`` or ``msg:C1:1718000000.000100``)."""
+        self._maybe_sweep()
+        return self.claims.claim(key)
+
+    def _maybe_sweep(self) -> None:
         with self._lock:
-            if len(self._seen) > 10_000:
-                self._seen = {k: t for k, t in self._seen.items() if now - t < self._ttl}
-            t = self._seen.get(key)
-            if t is not None and now - t < self._ttl:
-                return False
-            self._seen[key] = now
-            return True
+            now = self._clock()
+            if now - self._last_sweep < SWEEP_INTERVAL_S:
+                return
+            self._last_sweep = now
+        self._sweep(self.claims.sweep)
 
 
 class RateLimiter:

@@ -1,9 +1,10 @@
-"""Bolt listeners: plain functions that check, deduplicate and hand work to the background executor.
+"""Bolt listeners: plain functions that hand work to the background executor and return at once.
 
-Every listener returns within milliseconds (Slack wants an ack within 3 s and retries otherwise:
-https://docs.slack.dev/apis/events-api/#responding). Exactly once: an event id is processed once
-(Slack's retries reuse it), and a message (channel, ts) is answered once (``app_mention`` and
-``message`` both arrive for a channel mention).
+Slack wants an ack within 3 s and retries otherwise (https://docs.slack.dev/apis/events-api/#responding).
+The middleware (:mod:`bot.middleware`) has already deduplicated the event and decided whether the
+message is a question; a listener only queues the work: answering (through the error boundary,
+:mod:`bot.boundary`), storing a thread message, a vote, a deletion, the App Home. Bolt's global error
+handler (:func:`register`) gives a question whose middleware failed its one reply with an error id.
 """
 
 from __future__ import annotations
@@ -13,143 +14,172 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from slack_bolt import Ack, App, BoltContext
+from slack_bolt import Ack, App, BoltContext, BoltResponse
+from slack_sdk import WebClient
 
-from bot.guards import Deduper, RateLimiter
-from bot.questions import Question, classify_message, mention_only, question_of
+from bot.boundary import Replies
+from bot.feedback import REASON_CALLBACK, Feedback
+from bot.guards import Dedupe
+from bot.home import Home
+from bot.inbound import decode
+from bot.membership import OUTSIDE_NOTICE, resolve
+from bot.middleware import QUESTION, THREAD, RecentThreads
+from bot.questions import Question, classify_message, deleted_ts, question_of, thread_of
+from bot.render import FEEDBACK_ACTION, render_notice
+from bot.reply import Reply, ReplyClosed
 from bot.responder import Responder
 from bot.work import BackgroundWork
-from core.answer_log import AnswerLog, Vote
-from core.config import Settings
+from core.answer_log import AnswerLog
+from core.thread_log import ThreadMessage
 
 log = logging.getLogger(__name__)
 
-REACTION_ALIASES = {"thumbsup": "+1", "thumbsdown": "-1"}
-FEEDBACK_VALUES: dict[str, Vote] = {"good-feedback": "up", "bad-feedback": "down"}
-SUGGESTED_PROMPTS = [
-    {"title": "Leave", "message": "How many days of annual leave do I get?"},
-    {"title": "Expenses", "message": "What can I claim as travel expenses?"},
-    {"title": "Insurance", "message": "What is the grace period for premium payment?"},
-]
-SLOW_DOWN = ("You're asking faster than I can keep up ({limit} questions a minute). "
-             "Please try again in a minute.")
+HINT = "Ask me a question about the company policies; I answer with quotes from the policy files."
 
 
 @dataclass
 class Bot:
     """Collaborators of the listeners (built once by :func:`bot.app.build_app`)."""
 
-    settings: Settings
+    client: WebClient
     responder: Responder
     answer_log: AnswerLog
     work: BackgroundWork
-    dedupe: Deduper
-    user_limit: RateLimiter
-    channel_limit: RateLimiter
+    replies: Replies
+    feedback: Feedback
+    home: Home
+    dedupe: Dedupe
+    recent: RecentThreads
     commands: Callable[[str, str, str], None]
 
-    # ---- messages --------------------------------------------------------------------------
-    def handle_message(self, event: dict[str, Any], verdict: str, bot_user_id: str | None) -> None:
-        """Answer a message event classified ``answer`` or ``followup`` (at most once per message)."""
+    # ---- questions -------------------------------------------------------------------------
+    def enqueue(self, q: Question, bot_user_id: str | None) -> None:
+        """Open the reply (its timeout starts now) and queue the answer."""
+        self.work.submit(self.run, q, self.replies.open(q), bot_user_id)
+
+    def run(self, q: Question, reply: Reply, bot_user_id: str | None) -> None:
+        """Answer ``q`` within the error boundary: whatever happens, one reply."""
+        if not reply.begin():
+            log.info("question %s/%s was closed before its turn (timeout or deleted)", q.channel, q.ts)
+            return
+        try:
+            if q.kind == "empty":
+                reply.say(HINT)
+            elif q.org != "member" and not (q.org == "unknown" and resolve(self.client, q.user, q.home)):
+                log.info("question %s/%s from outside the organisation: notice only", q.channel, q.ts)
+                self.ephemeral(q, OUTSIDE_NOTICE)
+            else:
+                self.responder.answer(q, reply, bot_user_id=bot_user_id)
+                self.recent.add(q.channel, q.thread_ts)
+            self.replies.done(reply)
+        except ReplyClosed:
+            log.info("answer to %s/%s dropped: its reply was already closed", q.channel, q.ts)
+        except Exception as exc:
+            self.replies.failed(reply, exc)
+
+    def ephemeral(self, q: Question, text: str) -> None:
+        """A short note only the asker sees, in the question's thread."""
+        msg = render_notice(text)
+        self.client.chat_postEphemeral(channel=q.channel, user=q.user, thread_ts=q.thread_ts, text=msg.text,
+                                       blocks=msg.blocks)
+
+    def store_message(self, event: dict[str, Any], thread: tuple[str, str], bot_user_id: str | None) -> None:
+        """Keep a message of a thread the bot answered in (thread context for follow-ups)."""
+        self.answer_log.messages.add(ThreadMessage(
+            channel=thread[0], thread_ts=thread[1], ts=str(event["ts"]), user=str(event.get("user", "")),
+            text=decode(str(event.get("text") or ""), bot_user_id)))
+
+    def deleted(self, channel: str, ts: str) -> None:
+        """A message was deleted: stop its question if still queued; forget it if it was an answer."""
+        reply = self.replies.get((channel, ts))
+        if reply is not None and reply.cancel():
+            self.replies.done(reply)
+            log.info("question %s/%s deleted while queued: not answered", channel, ts)
+        self.feedback.message_deleted(channel, ts)
+
+    def error_reply(self, error: Exception, body: dict[str, Any], bot_user_id: str | None) -> bool:
+        """Bolt's global error handler: when the failed request was a question to the bot (or in a
+        thread it answered), queue its one reply with an error id. True when a reply was queued."""
+        event = body.get("event") or {}
+        if event.get("type") not in {"message", "app_mention"}:
+            return False
+        verdict = classify_message(event, bot_user_id)
+        recent = thread_of(event) in self.recent
+        if verdict == "ignore" or (verdict == "followup" and not recent):
+            return False
         q = question_of(event, bot_user_id)
-        if verdict == "followup" and (mention_only(self.settings.slack, q.channel)
-                                      or not self.answer_log.has_thread(q.channel, q.thread_ts)):
-            return
         if not self.dedupe.claim(f"msg:{q.channel}:{q.ts}"):
-            log.info("duplicate delivery of %s/%s dropped", q.channel, q.ts)
-            return
-        if not q.text:
-            self.responder.notice(q, "Ask me a question about the company policies.")
-            return
-        if self.allowed(q):
-            self.responder.answer(q, bot_user_id=bot_user_id)
+            return False  # another delivery of the same message is being handled
+        self.work.submit(self.replies.failed, self.replies.open(q, timeout=False), error)
+        return True
 
-    def allowed(self, q: Question) -> bool:
-        """Apply the per-user and per-channel rate limits; tell the asker (ephemeral) when over."""
-        s = self.settings.slack
-        if not self.user_limit.allow(q.user):
-            limit = s.user_rate_per_minute
-        elif not self.channel_limit.allow(q.channel):
-            limit = s.channel_rate_per_minute
-        else:
-            return True
-        log.info("rate limit hit by %s in %s", q.user, q.channel)
-        self.responder.notice(q, SLOW_DOWN.format(limit=limit), ephemeral=True)
-        return False
 
-    # ---- votes -----------------------------------------------------------------------------
-    def handle_reaction(self, event: dict[str, Any], added: bool, bot_user_id: str | None) -> None:
-        """Turn a reaction on one of the bot's answers into a vote (removal undoes it)."""
-        item = event.get("item") or {}
-        name = str(event.get("reaction", "")).split("::")[0]
-        vote = self.settings.slack.reactions.get(REACTION_ALIASES.get(name, name))
-        user = str(event.get("user", ""))
-        if vote is None or item.get("type") != "message" or user == bot_user_id:
-            return
-        rec = self.answer_log.find_by_message(str(item.get("channel")), str(item.get("ts")))
-        if rec is None:
-            return
-        if added:
-            self.answer_log.set_vote(rec.answer_id, user, vote)
-        elif self.answer_log.votes(rec.answer_id).get(user) == vote:
-            self.answer_log.set_vote(rec.answer_id, user, None)
+@dataclass
+class Listeners:
+    """The Bolt listener functions (argument names are Bolt's injection names)."""
 
-    def handle_feedback(self, channel: str, message_ts: str, user: str, value: str) -> None:
-        """A feedback button press on an answer: the same vote as a reaction."""
-        vote = FEEDBACK_VALUES.get(value)
-        rec = self.answer_log.find_by_message(channel, message_ts)
-        if vote is not None and rec is not None:
-            self.answer_log.set_vote(rec.answer_id, user, vote)
+    bot: Bot
+
+    def on_message(self, event: dict[str, Any], context: BoltContext) -> None:
+        """``message`` / ``app_mention``: a deletion, a thread message to keep, a question to answer."""
+        bot = self.bot
+        if (ts := deleted_ts(event)) is not None:
+            bot.work.submit(bot.deleted, str(event.get("channel")), ts, ordered=True)
+            return
+        if context.get(THREAD) is not None:
+            bot.work.submit(bot.store_message, event, context[THREAD], context.bot_user_id, ordered=True)
+        if (q := context.get(QUESTION)) is not None:
+            bot.enqueue(q, context.bot_user_id)
+
+    def on_reaction(self, event: dict[str, Any], context: BoltContext) -> None:
+        """``reaction_added`` / ``reaction_removed``: a vote (in order, so a removal never overtakes)."""
+        added = event.get("type") == "reaction_added"
+        self.bot.work.submit(self.bot.feedback.reaction, event, added, context.bot_user_id, ordered=True)
+
+    def on_feedback(self, ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient) -> None:
+        """A feedback button: the vote; a 👎 opens the reason modal now (its trigger lives 3 s)."""
+        ack()
+        container, user = body.get("container") or {}, str((body.get("user") or {}).get("id"))
+        where = (str(container.get("channel_id")), str(container.get("message_ts")))
+        value = str(action.get("value") or "")
+        answer_id = self.bot.feedback.reason_wanted(*where, user, value)
+        if answer_id is not None and body.get("trigger_id"):
+            self.bot.feedback.open_reason(client, str(body["trigger_id"]), answer_id)
+        self.bot.work.submit(self.bot.feedback.click, *where, user, value, ordered=True)
+
+    def on_reason(self, ack: Ack, body: dict[str, Any], view: dict[str, Any]) -> None:
+        """The reason modal submitted: store the text with the vote."""
+        ack()
+        user = str((body.get("user") or {}).get("id"))
+        self.bot.work.submit(self.bot.feedback.reason_submitted, view, user, ordered=True)
+
+    def on_home(self, event: dict[str, Any], client: WebClient) -> None:
+        """``app_home_opened``: the DM welcome or the Home tab."""
+        self.bot.work.submit(self.bot.home.opened, client, event)
+
+    def on_command(self, ack: Ack, command: dict[str, Any]) -> None:
+        """``/policy``."""
+        ack()
+        self.bot.work.submit(self.bot.commands, str(command.get("text") or ""), str(command.get("user_id")),
+                             str(command.get("channel_id")))
+
+    def on_error(self, error: Exception, body: dict[str, Any], context: BoltContext) -> BoltResponse | None:
+        """Bolt's global error handler: log, and give a failed question its one reply."""
+        log.error("Slack request failed in bolt: %s", error, exc_info=error)
+        queued = self.bot.error_reply(error, body, context.bot_user_id)
+        return BoltResponse(status=200, body="") if queued else None  # 200: Slack need not retry
 
 
 def register(app: App, bot: Bot) -> None:
-    """Register a listener for every subscribed event, the ``/policy`` command and feedback buttons."""
-
-    def first_time(body: dict[str, Any]) -> bool:
-        event_id = body.get("event_id")
-        return not event_id or bot.dedupe.claim(f"ev:{event_id}")
-
-    def on_message(event: dict[str, Any], body: dict[str, Any], context: BoltContext) -> None:
-        verdict = classify_message(event, context.bot_user_id)
-        if verdict == "ignore":
-            log.debug("message %s ignored (subtype %s)", event.get("ts"), event.get("subtype"))
-        elif first_time(body):
-            bot.work.submit(bot.handle_message, event, verdict, context.bot_user_id)
-
-    def on_reaction(event: dict[str, Any], body: dict[str, Any], context: BoltContext) -> None:
-        if first_time(body):
-            added = event.get("type") == "reaction_added"
-            bot.work.submit(bot.handle_reaction, event, added, context.bot_user_id, ordered=True)
-
-    def on_thread_started(event: dict[str, Any], body: dict[str, Any], context: BoltContext) -> None:
-        thread = event.get("assistant_thread") or {}
-        if first_time(body) and context.client is not None:
-            bot.work.submit(lambda: context.client.assistant_threads_setSuggestedPrompts(
-                channel_id=thread["channel_id"], thread_ts=thread["thread_ts"],
-                title="Ask me about the company policies", prompts=SUGGESTED_PROMPTS))
-
-    def on_context_changed(event: dict[str, Any]) -> None:
-        thread = event.get("assistant_thread") or {}
-        log.debug("assistant thread context changed: %s", thread.get("context"))
-
-    def on_command(ack: Ack, command: dict[str, Any]) -> None:
-        ack()
-        bot.work.submit(bot.commands, str(command.get("text") or ""), str(command.get("user_id")),
-                        str(command.get("channel_id")))
-
-    def on_feedback(ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
-        ack()
-        container = body.get("container") or {}
-        value = str(action.get("value") or "")
-        bot.work.submit(bot.handle_feedback, str(container.get("channel_id")),
-                        str(container.get("message_ts")), str((body.get("user") or {}).get("id")), value,
-                        ordered=True)
-
-    app.event("app_mention")(on_message)
-    app.event("message")(on_message)
-    app.event("reaction_added")(on_reaction)
-    app.event("reaction_removed")(on_reaction)
-    app.event("assistant_thread_started")(on_thread_started)
-    app.event("assistant_thread_context_changed")(on_context_changed)
-    app.command("/policy")(on_command)
-    app.action("answer_feedback")(on_feedback)
+    """Register the listeners, the ``/policy`` command, feedback buttons, the reason modal and the
+    global error handler."""
+    on = Listeners(bot)
+    app.event("app_mention")(on.on_message)
+    app.event("message")(on.on_message)
+    app.event("reaction_added")(on.on_reaction)
+    app.event("reaction_removed")(on.on_reaction)
+    app.event("app_home_opened")(on.on_home)
+    app.command("/policy")(on.on_command)
+    app.action(FEEDBACK_ACTION)(on.on_feedback)
+    app.view(REASON_CALLBACK)(on.on_reason)
+    app.error(on.on_error)

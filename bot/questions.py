@@ -2,31 +2,36 @@
 
 Which messages are questions (https://docs.slack.dev/reference/events/message):
 ``app_mention`` always; a DM (``channel_type: im``); a channel message that mentions the bot; a reply,
-without a mention, in a thread the bot already answered (unless the channel is ``mention_only``).
-Never: the bot's own or other bots' messages (``bot_id``, ``subtype: bot_message``), edits
-(``message_changed`` — an edit must not produce a second answer), deletions (``message_deleted``),
-other subtypes, and ``thread_broadcast`` without a mention (usually a "thanks" to the channel).
+without a mention, in a thread the bot already answered (unless the channel is ``mention_only``) — a
+``thread_broadcast`` ("also send to channel") is such a reply too. Never: the bot's own or other bots'
+messages (``bot_id``, ``subtype: bot_message``), edits (``message_changed`` — an edit must not produce
+a second answer), deletions, other subtypes. The text is decoded once here (:func:`bot.inbound.decode`),
+so the answer service, the log and the cache all see what the user typed.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.inbound import Kind, decode, message_kind
 from core.config import SlackSettings
 
-_USER_MENTION = re.compile(r"<@[UW][A-Z0-9]+(?:\|[^>]*)?>")
 ANSWERED_SUBTYPES = {None, "file_share", "thread_broadcast"}
 
 Verdict = Literal["answer", "followup", "ignore"]
+Org = Literal["member", "outside", "unknown"]
+"""Whether the asker belongs to the installing organisation (see :mod:`bot.membership`)."""
 
 
 @dataclass(frozen=True)
 class Question:
-    """A question to answer: where it was asked, by whom, and its text with bot mentions removed.
+    """A question to answer: where it was asked, by whom, and its decoded text (bot mention removed).
 
-    ``thread_ts`` is the thread the answer goes to (the message's own ts when it starts a thread).
+    ``thread_ts`` is the thread the answer goes to (the message's own ts when it starts a thread);
+    ``team`` the asker's team id when the event carries it; ``kind`` what :func:`message_kind` made of
+    the text; ``org`` whether the asker is a member of the installing organisation, ``home`` that
+    organisation's team/enterprise ids (to finish an ``unknown`` check).
     """
 
     channel: str
@@ -37,6 +42,14 @@ class Question:
     team: str | None = None
     is_dm: bool = False
     in_thread: bool = False
+    kind: Kind = "question"
+    org: Org = "member"
+    home: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(channel, ts)`` of the asking message."""
+        return self.channel, self.ts
 
 
 def mentions(text: str, bot_user_id: str | None) -> bool:
@@ -44,46 +57,63 @@ def mentions(text: str, bot_user_id: str | None) -> bool:
     return bool(bot_user_id) and f"<@{bot_user_id}" in text
 
 
-def clean_text(text: str, bot_user_id: str | None) -> str:
-    """``text`` without the bot's mention; other user mentions become ``@user``; trimmed."""
-    if bot_user_id:
-        text = re.sub(rf"<@{re.escape(bot_user_id)}(?:\|[^>]*)?>", " ", text)
-    text = _USER_MENTION.sub("@user", text)
-    return " ".join(text.split())
-
-
 def is_dm(event: dict[str, Any]) -> bool:
     """True for a direct-message (``im``) conversation."""
     return event.get("channel_type") == "im" or str(event.get("channel", "")).startswith("D")
+
+
+def user_team(event: dict[str, Any]) -> str | None:
+    """The asker's team id (``user_team``, else ``team``), or None when the event has neither."""
+    return event.get("user_team") or event.get("team") or None
 
 
 def question_of(event: dict[str, Any], bot_user_id: str | None) -> Question:
     """The :class:`Question` of a message or ``app_mention`` event."""
     ts = str(event["ts"])
     thread_ts = str(event.get("thread_ts") or ts)
+    text = decode(str(event.get("text") or ""), bot_user_id)
     return Question(
         channel=str(event["channel"]), ts=ts, thread_ts=thread_ts, user=str(event.get("user", "")),
-        text=clean_text(str(event.get("text") or ""), bot_user_id), team=event.get("team"),
-        is_dm=is_dm(event), in_thread=thread_ts != ts,
+        text=text, team=user_team(event), is_dm=is_dm(event), in_thread=thread_ts != ts,
+        kind=message_kind(text),
     )
 
 
 def classify_message(event: dict[str, Any], bot_user_id: str | None) -> Verdict:
-    """``answer`` (DM or mention), ``followup`` (a thread reply that is a question only if the bot
-    answered in that thread) or ``ignore``."""
+    """``answer`` (DM or mention), ``followup`` (a thread reply or broadcast that is a question only if
+    the bot answered in that thread) or ``ignore``."""
     subtype = event.get("subtype")
     if subtype not in ANSWERED_SUBTYPES or event.get("bot_id") or event.get("user") == bot_user_id:
         return "ignore"
     if not event.get("user") or not str(event.get("text") or "").strip():
         return "ignore"
-    mentioned = mentions(str(event.get("text") or ""), bot_user_id)
-    if subtype == "thread_broadcast":
-        return "answer" if mentioned else "ignore"
-    if mentioned or is_dm(event):
+    text = str(event.get("text") or "")
+    if mentions(text, bot_user_id) or (is_dm(event) and subtype != "thread_broadcast"):
         return "answer"
     if event.get("thread_ts") and event.get("thread_ts") != event.get("ts"):
         return "followup"
     return "ignore"
+
+
+def deleted_ts(event: dict[str, Any]) -> str | None:
+    """The ts of the message a ``message`` event deletes: ``message_deleted`` (``deleted_ts``), or a
+    ``message_changed`` whose new message is a ``tombstone`` (a deleted message that has replies);
+    None for any other event."""
+    subtype = event.get("subtype")
+    if subtype == "message_deleted":
+        return str(event.get("deleted_ts") or (event.get("previous_message") or {}).get("ts") or "") or None
+    message = event.get("message") or {}
+    if subtype == "message_changed" and (message.get("subtype") == "tombstone" or message.get("deleted")):
+        return str(message.get("ts") or "") or None
+    return None
+
+
+def thread_of(event: dict[str, Any]) -> tuple[str, str] | None:
+    """``(channel, thread_ts)`` of a message posted in a thread (not its parent), else None."""
+    thread_ts, ts = event.get("thread_ts"), event.get("ts")
+    if not thread_ts or thread_ts == ts or not event.get("channel"):
+        return None
+    return str(event["channel"]), str(thread_ts)
 
 
 def scope_for(settings: SlackSettings, channel: str, dm: bool) -> tuple[str, ...]:

@@ -1,9 +1,12 @@
 """Rendering answers as Slack messages — pure functions, no I/O.
 
 An answer becomes one or more messages of Block Kit blocks: the answer text in ``section`` blocks
-(≤ 3,000 characters each), the sources (file, page, section; a link when ``links.base_url`` is set),
-and a context line naming the provider (for a verified answer from the cache: "✅ Verified answer ·
-3 👍 · confirmed <date> · sources unchanged") with a hint to react 👍/👎. Text from documents is escaped
+(≤ 3,000 characters each), the sources (file, page, section, and a short quoted span of the passage;
+with ``links.base_url`` the file name links to the file, at ``#page=N`` for PDFs — the PDF open
+parameters of RFC 8118 §3), a context line naming the provider (for a verified answer from the cache:
+"✅ Verified answer · 3 👍 · confirmed <date> · sources unchanged"), and last a ``context_actions``
+block with a ``feedback_buttons`` element (👍/👎; https://docs.slack.dev/reference/block-kit/block-elements/feedback-buttons-element).
+Text from documents is escaped
 (``&``, ``<``, ``>``), which also neutralises ``<!channel>``, ``<!here>`` and ``<@U…>``. Long answers
 are split at paragraph, line, sentence or word boundaries so that the section texts, joined, equal the
 escaped answer: nothing is lost. Limits: https://docs.slack.dev/reference/block-kit/blocks/section-block
@@ -18,13 +21,17 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from core.types import Answer, Citation
+from core.types import Answer, Citation, Progress
 
 MAX_SECTION_CHARS = 3000
 MAX_BLOCKS = 50
 MAX_MESSAGE_CHARS = 12000
 """Section text per message: a readable unit, far below chat.postMessage's 40,000-character cap."""
-VOTE_HINT = "React :+1: if this helped or :-1: if it did not."
+FEEDBACK_ACTION = "answer_feedback"
+"""``action_id`` of the feedback buttons under every answer."""
+FEEDBACK_VALUES = {"good-feedback": "up", "bad-feedback": "down"}
+"""Button value → vote."""
+VOTE_HINT = "Rate it below or react :+1: / :-1:."
 _BREAKS = ("\n\n", "\n", ". ", "? ", "! ", "; ", ", ", " ")
 _MASS_MENTION = re.compile(r"@(channel|here|everyone)\b", re.IGNORECASE)
 
@@ -79,30 +86,51 @@ def _cut_point(text: str, limit: int) -> int:
     return amp if amp > 0 and ";" not in window[amp:] else limit
 
 
+def source_url(c: Citation, base_url: str) -> str:
+    """``base_url/<file>``, with ``#page=N`` for a PDF citation that has a page."""
+    url = f"{base_url.rstrip('/')}/{quote(c.file)}"
+    if c.page is not None and c.file.lower().endswith(".pdf"):
+        url += f"#page={c.page}"
+    return url
+
+
 def source_line(c: Citation, base_url: str | None) -> str:
-    """``• <link|file> — p. 3 — Section`` (escaped; the link only with ``base_url``)."""
+    """``• <link|file> — p. 3 — Section`` and, when the citation has one, a quoted span on the next
+    line (escaped; the link only with ``base_url``)."""
     name = escape(c.file).replace("|", "¦")
-    label = f"<{base_url.rstrip('/')}/{quote(c.file)}|{name}>" if base_url else f"*{name}*"
+    label = f"<{source_url(c, base_url)}|{name}>" if base_url else f"*{name}*"
     parts = [label]
     if c.page is not None:
         parts.append(f"p. {c.page}")
     if c.section:
         parts.append(escape(c.section))
-    return "• " + " — ".join(parts)
+    line = "• " + " — ".join(parts)
+    return line + f"\n> “{escape(c.quote)}”" if c.quote else line
 
 
-def tail_blocks(answer: Answer, base_url: str | None = None) -> list[Block]:
-    """The blocks after the answer text: sources (if any) and the provider/vote context line."""
+def feedback_block() -> Block:
+    """The ``context_actions`` block with 👍/👎 ``feedback_buttons`` (action :data:`FEEDBACK_ACTION`)."""
+    def button(text: str, value: str, label: str) -> dict[str, Any]:
+        return {"text": {"type": "plain_text", "text": text, "emoji": True}, "value": value,
+                "accessibility_label": label}
+
+    return {"type": "context_actions", "elements": [{
+        "type": "feedback_buttons", "action_id": FEEDBACK_ACTION,
+        "positive_button": button("👍", "good-feedback", "This answer helped"),
+        "negative_button": button("👎", "bad-feedback", "This answer did not help")}]}
+
+
+def tail_blocks(answer: Answer, base_url: str | None = None, *, feedback: bool = True) -> list[Block]:
+    """The blocks after the answer text: sources (if any), the provider context line and, with
+    ``feedback``, the feedback buttons (last)."""
     blocks: list[Block] = []
     if answer.citations:
         lines = "\n".join(source_line(c, base_url) for c in _unique(answer.citations))
         for piece in split_text("*Sources*\n" + lines):
             blocks.append(_section(piece))
-    hint = f" · {VOTE_HINT}" if answer.found else ""
     label = verified_label(answer) if answer.cached else f"Answered by {escape(answer.provider)}"
-    context = {"type": "mrkdwn", "text": label + hint}
-    blocks.append({"type": "context", "elements": [context]})
-    return blocks
+    context = {"type": "mrkdwn", "text": f"{label} · {VOTE_HINT}" if feedback else label}
+    return [*blocks, {"type": "context", "elements": [context]}, *([feedback_block()] if feedback else [])]
 
 
 def verified_label(answer: Answer) -> str:
@@ -116,10 +144,21 @@ def verified_label(answer: Answer) -> str:
     return " · ".join(parts)
 
 
-def render_answer(answer: Answer, *, base_url: str | None = None) -> list[SlackMessage]:
+def render_answer(answer: Answer, *, base_url: str | None = None,
+                  feedback: bool = True) -> list[SlackMessage]:
     """The messages for ``answer``: answer sections, then :func:`tail_blocks`, ≤ 50 blocks each."""
     blocks = [_section(p) for p in split_text(escape(answer.answer.strip() or "(empty answer)"))]
-    return pack(blocks + tail_blocks(answer, base_url))
+    return pack(blocks + tail_blocks(answer, base_url, feedback=feedback))
+
+
+def progress_title(p: Progress) -> str:
+    """The task title of a progress step: "Searching 12 policies", "Reading 5 passages", "Answering"."""
+    n = p.count or 0
+    if p.step == "search":
+        return f"Searching {n} {'policy' if n == 1 else 'policies'}"
+    if p.step == "read":
+        return f"Reading {n} {'passage' if n == 1 else 'passages'}"
+    return "Answering"
 
 
 def render_notice(text: str) -> SlackMessage:

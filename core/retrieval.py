@@ -9,6 +9,19 @@ run are ``retrieval.legs``) → exact-match boost (:func:`core.query.exact.exact
 ``retrieval.exact_weight``) → the reranker's pool gets the stored-embedding cosine of every candidate
 (``scores["vector"]``) → optional reranker stage → top-k :class:`~core.types.ScoredChunk`.
 
+Comparison and multi-document questions (:func:`core.query.compare.is_comparison`, or every question
+with ``retrieval.diversity: always``): when the question names several documents, each leg runs per
+document and the per-document lists are interleaved, so each named document reaches the reranker;
+the reranker scores the whole pool and :func:`core.diversity.diversify` keeps the best passage of
+each (relevant) document before a second one of any. The result says so (``comparison``,
+``documents``), for the answerer to quote one passage per document.
+
+Cross-language: with a translator (the LLM rewriter) and scoped documents (the named ones, else all in
+scope) that share one language other than the question's (``documents.language``,
+:func:`core.language.translation_target`), the question is also translated into that language; both
+legs run for the question and its translation, all fused together (RRF over every leg of every query
+variant, as in multi-query fusion), and the reranker sees the question followed by its translation.
+
 Retrieval never reads documents outside the scope: both legs are pre-filtered with
 :func:`core.store.path_filter` over the indexed paths that match the scope's folder globs.
 """
@@ -25,9 +38,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.config import RerankSettings, RetrievalSettings
-from core.embedder import Embedder
+from core.diversity import capped, diversify, documents_of, interleave
+from core.embedder import Embedder, embed_queries
 from core.fusion import convex_fusion, reciprocal_rank_fusion
+from core.language import language_name, translation_target
+from core.query.compare import is_comparison
 from core.query.exact import exact_match_boost
+from core.query.rewriter import Rewriter
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
 from core.store import Store, path_filter, sql_str
@@ -48,12 +65,21 @@ class RetrievalResult:
         query: the question after glossary expansion (what both legs searched for).
         timings_ms: ``embed``, ``retrieve`` (both legs + fusion) and ``rerank`` in milliseconds.
         reranker: name of the reranker used, ``""`` when none ran.
+        translations: the question translated into the scoped documents' language (searched too).
+        comparison: the question compares documents or asks which of several covers something, and
+            ``chunks`` were spread over documents (:mod:`core.diversity`).
+        documents: with ``comparison``, the distinct paths of ``chunks`` in rank order (else ``()``).
+        named: paths of the documents the question names (document scope), ``()`` when none.
     """
 
     chunks: list[ScoredChunk]
     query: str
     timings_ms: dict[str, float] = field(default_factory=dict)
     reranker: str = ""
+    comparison: bool = False
+    documents: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+    translations: tuple[str, ...] = ()
 
 
 def keyword_query(text: str) -> str:
@@ -105,12 +131,15 @@ class HybridRetriever:
         reranker: optional second stage; ``None`` keeps the fused order.
         rerank: ``rerank`` settings (how many fused candidates the reranker sees).
         scoper: optional document scoping (a question naming a policy searches only that policy).
+        translator: optional LLM rewriter that translates the question into the scoped documents'
+            language (module doc); ``None``: the question is searched as asked.
     """
 
     def __init__(self, store: Store, embedder: Embedder, settings: RetrievalSettings,
                  reranker: Reranker | None = None, rerank: RerankSettings | None = None,
-                 scoper: DocumentScoper | None = None) -> None:
+                 scoper: DocumentScoper | None = None, translator: Rewriter | None = None) -> None:
         self.store = store
+        self.translator = translator
         self.scoper = scoper
         self.embedder = embedder
         self.settings = settings
@@ -127,24 +156,34 @@ class HybridRetriever:
         k = top_k or self.settings.top_k
         query = expand_glossary(question, self.settings.glossary)
         timings: dict[str, float] = {"embed": 0.0, "retrieve": 0.0, "rerank": 0.0}
-        where, keywords = self._where(question, scope), tokenize(query)
+        worded = self.settings.diversity == "auto" and is_comparison(question)
+        (where, named), keywords = self._where(question, scope, union=worded), tokenize(query)
         if where == "false" or self.store.count_chunks() == 0 or not keywords:
             return RetrievalResult([], query, timings)
         if self.scoper is not None and where is not None:  # confined: a document's name is noise
             keywords = self.scoper.strip(keywords, self.scoper.name_words(question, self._allowed(scope)))
+        compare = self.settings.diversity == "always" or (
+            self.settings.diversity == "auto" and is_comparison(question, len(named)))
+        translations = self._translations(query, scope, named)
         t0 = time.perf_counter()
-        vector = self.embedder.embed([query])[0]
+        vectors = embed_queries(self.embedder, [query, *translations])
         t1 = time.perf_counter()
-        fused = exact_match_boost(question, self._fuse(vector, " ".join(keywords), where),
-                                  self.settings.exact_weight)
+        variants = [(vectors[0], " ".join(keywords))]
+        variants += [(v, keyword_query(t)) for v, t in zip(vectors[1:], translations, strict=True)]
+        fused = self._candidates(variants, where, named if compare else (), compare)
+        fused = exact_match_boost(question, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
-        chunks, name = self._rerank(question, fused, k, vector)
+        asked = " ".join([question, *translations])
+        chunks, name = self._rerank(asked, fused, k, vectors[0], named if compare else None)
         chunks = self._mark_named(question, chunks)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
-        log.info("retrieved %d of %d candidates (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
-                 len(chunks), len(fused), timings["embed"], timings["retrieve"], timings["rerank"])
-        return RetrievalResult(chunks, query, timings, name)
+        log.info("retrieved %d of %d candidates%s (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
+                 len(chunks), len(fused), " (comparison)" if compare else "", timings["embed"],
+                 timings["retrieve"], timings["rerank"])
+        return RetrievalResult(chunks, query, timings, name, comparison=compare,
+                               documents=documents_of(chunks) if compare else (), named=tuple(named),
+                               translations=tuple(translations))
 
     def _mark_named(self, question: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:
         """When ``question`` names documents (:meth:`DocumentScoper.named_paths`), each chunk's
@@ -156,44 +195,85 @@ class HybridRetriever:
         return [ScoredChunk(sc.chunk, sc.score, {**sc.scores, "named_doc": float(sc.chunk.path in named)})
                 for sc in chunks]
 
-    def _where(self, question: str, scope: Sequence[str]) -> str | None:
-        """``None`` when the scope covers every indexed document, else a path filter. A question
-        that names a document (see :class:`~core.scoping.DocumentScoper`) narrows the scope to it."""
+    def _translations(self, query: str, scope: Sequence[str], named: Sequence[str]) -> list[str]:
+        """The question in the scoped documents' language, when it differs from the question's and a
+        translator is configured (module doc); ``[]`` otherwise."""
+        if self.translator is None:
+            return []
+        docs = self.store.documents()
+        paths = named or self._allowed(scope)
+        target = translation_target(query, (docs[p].language for p in paths if p in docs))
+        if not target:
+            return []
+        translated = self.translator.translate(query, language_name(target))
+        log.info("question translated into %s: %s", target, "yes" if translated else "failed")
+        return [translated] if translated and translated != query else []
+
+    def _where(self, question: str, scope: Sequence[str],
+               union: bool = False) -> tuple[str | None, list[str]]:
+        """``(filter, named)``: the filter is ``None`` when the scope covers every indexed document,
+        else a path filter; a question that names documents (see :class:`~core.scoping.DocumentScoper`;
+        ``union`` for a comparison) narrows the scope to them, and ``named`` lists them (else ``[]``)."""
         everything = any(g.strip().strip("/") in (ALL, "*", "") for g in scope)
         if everything and self.scoper is None:
-            return None
+            return None, []
         allowed = self._allowed(scope)
         if self.scoper is not None:
-            narrowed = self.scoper.narrow(question, scope, allowed)
+            narrowed = self.scoper.narrow(question, scope, allowed, union)
             if list(narrowed) != list(scope):
-                log.info("document scope: %d documents named", len(narrowed))
-                return path_filter(sorted(set(narrowed) & set(allowed)))
-        return None if everything else path_filter(allowed)
+                named = sorted(set(narrowed) & set(allowed))
+                log.info("document scope: %d documents named", len(named))
+                return path_filter(named), named
+        return (None if everything else path_filter(allowed)), []
 
     def _allowed(self, scope: Sequence[str]) -> list[str]:
         """The indexed paths inside ``scope``, sorted."""
         indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
         return sorted(scope_paths(indexed, scope))
 
-    def _fuse(self, vector: np.ndarray, keywords: str, where: str | None) -> list[ScoredChunk]:
+    def _candidates(self, variants: Sequence[tuple[np.ndarray, str]], where: str | None,
+                    named: Sequence[str], compare: bool = False) -> list[ScoredChunk]:
+        """Fused candidates of the query ``variants`` (vector, keywords); with two or more ``named``
+        documents, fused per document and interleaved (:func:`core.diversity.interleave`) so that
+        each one reaches the reranker; for another comparison, no document fills more than a quarter
+        of the reranker's pool while others have candidates (:func:`core.diversity.capped`)."""
+        if len(named) < 2:
+            fused = self._fuse(variants, where)
+            return capped(fused, self.rerank_settings.candidates) if compare else fused
+        per_doc = [self._fuse(variants, path_filter([p])) for p in named]
+        return interleave(per_doc, self.settings.candidates * 2)
+
+    def _fuse(self, variants: Sequence[tuple[np.ndarray, str]], where: str | None) -> list[ScoredChunk]:
         n = self.settings.candidates
         legs: dict[str, list[tuple[Chunk, float]]] = {}
-        if "vector" in self.settings.legs:
-            legs["vector"] = self.store.vector_search(vector, n, where)
-        if "keyword" in self.settings.legs:
-            legs["keyword"] = self.store.keyword_search(keywords, n, where)
-        weights = {"vector": self.settings.vector_weight, "keyword": self.settings.keyword_weight}
+        weights: dict[str, float] = {}
+        for i, (vector, keywords) in enumerate(variants):
+            tag = f"_{i}" if i else ""  # the first variant's legs keep their plain names
+            if "vector" in self.settings.legs:
+                legs["vector" + tag] = self.store.vector_search(vector, n, where)
+                weights["vector" + tag] = self.settings.vector_weight
+            if "keyword" in self.settings.legs:
+                legs["keyword" + tag] = self.store.keyword_search(keywords, n, where)
+                weights["keyword" + tag] = self.settings.keyword_weight
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
 
-    def _rerank(self, question: str, fused: list[ScoredChunk], k: int,
-                vector: np.ndarray) -> tuple[list[ScoredChunk], str]:
+    def _rerank(self, question: str, fused: list[ScoredChunk], k: int, vector: np.ndarray,
+                named: Sequence[str] | None = None) -> tuple[list[ScoredChunk], str]:
+        """The best ``k`` (at most ``rerank.keep`` after a reranker); with ``named`` not None (a
+        comparison), the whole pool is scored and the kept chunks spread over documents."""
+        spread = named is not None
         if self.reranker is None or not fused:
-            return fused[:k], ""
+            ranked = fused if spread else fused[:k]
+            return (self._spread(ranked, k, named) if spread else ranked), ""
         pool = self._with_cosines(fused[: max(k, self.rerank_settings.candidates)], vector)
         keep = min(k, self.rerank_settings.keep)
-        return self.reranker.rerank(question, pool, keep=keep), self.reranker.name
+        ranked = self.reranker.rerank(question, pool, keep=len(pool) if spread else keep)
+        return (self._spread(ranked, keep, named) if spread else ranked), self.reranker.name
+
+    def _spread(self, ranked: list[ScoredChunk], k: int, named: Sequence[str] | None) -> list[ScoredChunk]:
+        return diversify(ranked, k, set(named or ()), self.settings.diversity_min_relative)
 
     def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray) -> list[ScoredChunk]:
         """``pool`` with ``scores["vector"]`` (question/chunk cosine) on every candidate: candidates

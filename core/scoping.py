@@ -11,6 +11,7 @@ import logging
 from collections.abc import Sequence
 
 from core.query.doc_scope import (
+    MAX_DOCS_PER_NAME,
     TITLE_CHUNKS,
     DocumentCatalog,
     build_catalog,
@@ -18,9 +19,10 @@ from core.query.doc_scope import (
     matched_names,
     restrict,
     titles_from_chunk_rows,
+    unknown_names,
 )
 from core.query.text import fold
-from core.store import Store
+from core.store import Store, sql_str
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +40,28 @@ class DocumentScoper:
         self._catalog: DocumentCatalog | None = None
         self._families: DocumentCatalog | None = None
 
-    def narrow(self, question: str, scope: Sequence[str], allowed: Sequence[str]) -> list[str]:
+    def narrow(self, question: str, scope: Sequence[str], allowed: Sequence[str],
+               union: bool = False) -> list[str]:
         """The named documents among ``allowed`` (indexed paths inside ``scope``), or ``scope`` unchanged
-        when the question names none of them."""
-        return restrict(scope, detect_scope(question, self.catalog()), allowed)
+        when the question names none of them; ``union`` for a comparison (see
+        :func:`~core.query.doc_scope.detect_scope`), where a product name the catalog does not know
+        is also looked up in the chunk texts (:meth:`phrase_documents`)."""
+        catalog = self.catalog()
+        detected = detect_scope(question, catalog, union=union)
+        if union:
+            known = {t for v in matched_names(question, catalog) for t in v}
+            extra = [p for name in unknown_names(question, known) for p in self.phrase_documents(name)]
+            detected = sorted(set(detected or ()) | set(extra)) or None
+        return restrict(scope, detected, allowed)
+
+    def phrase_documents(self, name: str, max_docs: int = MAX_DOCS_PER_NAME) -> list[str]:
+        """The documents whose chunk text contains ``name`` (case-insensitive, one filtered scan), or
+        ``[]`` when more than ``max_docs`` do (then it names a family, not a document). For a name
+        that only a running header carries (dropped by extraction) or that sits deep in the text."""
+        pattern = "%" + name.lower().replace("\\", "").replace("%", "").replace("_", "") + "%"
+        rows = self.store.chunk_rows(where=f"lower(text) LIKE {sql_str(pattern)}", columns=["path"])
+        paths = sorted({r["path"] for r in rows})
+        return paths if len(paths) <= max_docs else []
 
     def name_words(self, question: str, allowed: Sequence[str]) -> set[str]:
         """Folded words of the document names in ``question`` that name a document in ``allowed``.

@@ -3,7 +3,8 @@
 - ``documents``: one row per policy file (path relative to the policy root, sha256, size, mtime_ns,
   config fingerprint, status ``indexed|failed``, error, chunk count, pages, indexed_at).
 - ``chunks``: one row per chunk (stable chunk id, path, page, page_end, section, ordinal, text,
-  text_hash, vector). Its ``text`` column carries LanceDB's native BM25 full-text index.
+  text_hash, vector, context, indexed_text). Its ``indexed_text`` column (context + text; ``text`` in
+  tables older than schema version 6) carries LanceDB's native BM25 full-text index.
 
 Generations (:mod:`core.store_state`): a Store built without ``generation`` follows the pointer file,
 so after a shadow rebuild is swapped in, every reader moves to the new tables on its next call; a
@@ -35,6 +36,7 @@ from core.store_schema import (
     DocStatus,
     DocumentRecord,
     chunks_schema,
+    fts_column,
     path_filter,
     sql_str,
 )
@@ -277,7 +279,7 @@ class Store:
             return []
         if ensure_indexes(tbl, self.keyword, None):
             tbl = self._chunks() or tbl  # reopened, so the handle sees the new index
-        q = tbl.search(query, query_type="fts").limit(k)
+        q = tbl.search(query, query_type="fts", fts_columns=fts_column(tbl.schema.names)).limit(k)
         if where:
             q = q.where(where, prefilter=True)
         try:
@@ -290,16 +292,18 @@ class Store:
 
 def _chunk_row(c: Chunk, v: np.ndarray) -> dict[str, Any]:
     row = asdict(c)
+    row["indexed_text"] = c.indexed_text
     row["vector"] = np.asarray(v, dtype=np.float32).tolist()
     row["page_breaks"] = [{"offset": o, "page": p} for o, p in c.page_breaks]
     return row
 
 
 def _row_chunk(r: dict[str, Any]) -> Chunk:
-    """A :class:`Chunk` from a row (``page_breaks`` is absent in tables older than schema version 6)."""
+    """A :class:`Chunk` from a row (``context`` is absent in tables older than schema version 6,
+    ``page_breaks`` in those older than version 7)."""
     return Chunk(chunk_id=r["chunk_id"], path=r["path"], text=r["text"], page=r["page"],
                  page_end=r["page_end"], section=r["section"], ordinal=r["ordinal"],
-                 text_hash=r["text_hash"], page_breaks=page_breaks(r))
+                 text_hash=r["text_hash"], context=r.get("context") or "", page_breaks=page_breaks(r))
 
 
 def page_breaks(row: dict[str, Any]) -> tuple[tuple[int, int], ...]:

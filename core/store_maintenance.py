@@ -21,6 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 from core.config import KeywordSettings
+from core.store_schema import fts_column
 
 log = logging.getLogger(__name__)
 
@@ -34,17 +35,18 @@ def index_types(tbl: Any) -> set[str]:
 
 
 def ensure_indexes(tbl: Any, keyword: KeywordSettings, ann_min_rows: int | None) -> list[str]:
-    """Create the BM25 index on ``text`` when missing and, when ``ann_min_rows`` is given and the
-    table has at least that many rows, the ANN index on ``vector``. Returns the names created."""
+    """Create the BM25 index on :func:`~core.store_schema.fts_column` (``indexed_text``, or ``text``
+    in older tables) when missing and, when ``ann_min_rows`` is given and the table has at least
+    that many rows, the ANN index on ``vector``. Returns the names created."""
     have = index_types(tbl)
     created: list[str] = []
     if "FTS" not in have and tbl.count_rows():
         t0 = time.perf_counter()
         from lancedb.index import FTS
 
-        tbl.create_index("text", config=FTS(with_position=False, lower_case=True, stem=keyword.stem,
-                                             remove_stop_words=keyword.remove_stop_words,
-                                             ascii_folding=keyword.ascii_folding), replace=True)
+        config = FTS(with_position=False, lower_case=True, stem=keyword.stem,
+                     remove_stop_words=keyword.remove_stop_words, ascii_folding=keyword.ascii_folding)
+        tbl.create_index(fts_column(tbl.schema.names), config=config, replace=True)
         created.append("fts")
         log.info("fts index built rows=%d in %.0f ms", tbl.count_rows(), (time.perf_counter() - t0) * 1e3)
     rows = int(tbl.count_rows())

@@ -17,21 +17,39 @@ DOCUMENTS_SCHEMA = pa.schema([
     ("path", pa.string()), ("sha256", pa.string()), ("size", pa.int64()), ("mtime_ns", pa.int64()),
     ("fingerprint", pa.string()), ("status", pa.string()), ("error", pa.string()),
     ("chunk_count", pa.int64()), ("pages", pa.int64()), ("indexed_at", pa.float64()),
-    ("needs_ocr_pages", pa.list_(pa.int32())),
+    ("needs_ocr_pages", pa.list_(pa.int32())), ("language", pa.string()),
 ])
-"""Layout of the documents table. ``needs_ocr_pages`` was added in schema version 2 of this table: an
-older table gets it as an all-null column when opened (:meth:`core.store.Store._documents`)."""
+"""Layout of the documents table. ``needs_ocr_pages`` was added in schema version 2 of this table and
+``language`` in version 6: an older table gets them as all-null columns when opened
+(:meth:`core.store.Store._documents`)."""
 
 
 def chunks_schema(dimension: int) -> pa.Schema:
-    """Arrow schema of the chunks table for vectors of ``dimension`` floats."""
+    """Arrow schema of the chunks table for vectors of ``dimension`` floats.
+
+    ``text`` is what answers quote; ``context`` (title and section path, schema version 6) and
+    ``indexed_text`` (context + text: what was embedded and what the BM25 index covers) were added
+    for contextual chunks. Tables written before them have neither column; they are read with
+    ``context = ""`` and searched on ``text`` (:func:`fts_column`) until the shadow rebuild that the
+    schema version bump starts replaces them.
+    """
     return pa.schema([
         ("chunk_id", pa.string()), ("path", pa.string()), ("page", pa.int32()),
         ("page_end", pa.int32()), ("section", pa.string()), ("ordinal", pa.int32()),
         ("text", pa.string()), ("text_hash", pa.string()),
         ("vector", pa.list_(pa.float32(), dimension)),
+        ("context", pa.string()), ("indexed_text", pa.string()),
         ("page_breaks", pa.list_(pa.struct([("offset", pa.int32()), ("page", pa.int32())]))),
     ])
+
+
+FTS_COLUMN = "indexed_text"
+"""The column the BM25 full-text index covers (``text`` on tables older than schema version 6)."""
+
+
+def fts_column(column_names: Iterable[str]) -> str:
+    """The full-text-indexed column of a chunks table with these columns."""
+    return FTS_COLUMN if FTS_COLUMN in set(column_names) else "text"
 
 
 def sql_str(value: str) -> str:
@@ -51,6 +69,8 @@ class DocumentRecord:
 
     ``needs_ocr_pages``: 1-based pages whose text layer was unusable (scanned or garbage) and that
     could not be OCR'd (no tesseract, or ``extraction.ocr: never``); the rest of the file is indexed.
+    ``language``: ISO 639-1 code of the document's main language (:mod:`core.language`), ``""``
+    when unknown (failed files, rows written before it existed).
     """
 
     path: str
@@ -64,9 +84,12 @@ class DocumentRecord:
     pages: int = 0
     indexed_at: float = 0.0
     needs_ocr_pages: tuple[int, ...] = ()
+    language: str = ""
 
     @classmethod
     def from_row(cls, row: dict[str, object]) -> DocumentRecord:
-        """A record from a table row (``needs_ocr_pages`` is null in rows written before it existed)."""
+        """A record from a table row (``needs_ocr_pages`` and ``language`` are null in rows written
+        before they existed)."""
         pages = row.get("needs_ocr_pages") or ()
-        return cls(**{**row, "needs_ocr_pages": tuple(pages)})  # type: ignore[arg-type]
+        return cls(**{**row, "needs_ocr_pages": tuple(pages),  # type: ignore[arg-type]
+                      "language": row.get("language") or ""})

@@ -54,12 +54,15 @@ class Chunk:
         chunk_id: stable id, ``sha256(path, ordinal, text)`` prefix; unique within the index even
             when the same paragraph repeats in a file (the ordinal differs).
         path: file path relative to the policy root.
-        text: chunk text (what is embedded and keyword-indexed).
+        text: chunk text, as quoted and cited (embedded and keyword-indexed after ``context``).
         page: first page the chunk covers (PDF), else ``None``.
         page_end: last page the chunk covers (PDF), else ``None``.
         section: heading path of the chunk's first block.
         ordinal: 0-based position of the chunk within its file.
-        text_hash: sha256 hex of ``text`` (key of the embedding cache and of answer-cache staleness).
+        text_hash: sha256 hex of ``text`` (answer-cache staleness: the quoted text changed).
+        context: what the chunk is about, put in front of ``text`` for embedding and the full-text
+            index but never quoted: ``"<document title> — <section path joined by ' › '>"``
+            (``chunking.contextual``; ``""`` when off or unknown). See :attr:`indexed_text`.
         page_breaks: ``(offset, page)`` for every later page the chunk runs on to: the character
             offset in ``text`` where that page's text starts (so a quoted sentence is cited with its
             own page, :func:`page_at`); ``()`` for a one-page chunk or an index written before it.
@@ -73,7 +76,15 @@ class Chunk:
     section: str
     ordinal: int
     text_hash: str
+    context: str = ""
     page_breaks: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def indexed_text(self) -> str:
+        """What is embedded and full-text indexed: ``context``, a line break, then ``text`` (just
+        ``text`` without context). Contextual retrieval: Anthropic, "Introducing Contextual Retrieval"
+        (2024); the same idea as document-title fields in BM25F (Robertson et al., 2004)."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
 
 
 def page_at(chunk: Chunk, offset: int) -> int | None:
@@ -106,6 +117,20 @@ class Citation:
     text_hash: str = ""
     page_end: int | None = None
     """Last page the quoted chunk covers (PDF); ``None`` when unknown or same as ``page``."""
+    quote: str = ""
+    """A short span of the cited chunk that supports the answer (``""`` when none was chosen)."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A step of answering, yielded by ``AnswerService.ask_stream`` before the text.
+
+    ``step`` is ``"search"`` (``count`` = documents in scope), ``"read"`` (``count`` = passages
+    retrieved) or ``"answer"`` (``count`` None: the provider is writing).
+    """
+
+    step: Literal["search", "read", "answer"]
+    count: int | None = None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,12 @@ followed by its sub-heading). When a chunk is cut for size, the next one starts 
 sentences of the previous one, up to ``chunking.overlap_tokens`` (the usual sliding-window overlap).
 Every finished chunk is re-counted with the model tokenizer and split again if it is still too long,
 so the model never silently truncates a chunk.
+
+Contextual chunks (``chunking.contextual``, :mod:`indexer.context`): each chunk carries
+``context = "<document title> — <section path>"``, which is embedded and full-text indexed in front of
+the chunk text but never quoted. The model limit left for the text is reduced by the context's token
+reserve (:data:`indexer.context.CONTEXT_TOKENS`, at most a quarter of the limit), and the context is
+cut to that reserve, so context + text still fit the model.
 """
 
 from __future__ import annotations
@@ -16,11 +22,12 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.config import ChunkingSettings
 from core.tokens import get_encoding
 from core.types import Block, Chunk, ExtractedDocument
+from indexer.context import CONTEXT_TOKENS, chunk_context, document_title
 from indexer.extract.tables import split_markdown_table
 
 log = logging.getLogger(__name__)
@@ -57,6 +64,10 @@ class Chunker:
         additive: the model's token counts add up exactly over texts joined by whitespace (BERT's
             WordPiece: its pre-tokenizer splits at whitespace and punctuation before any word piece
             is formed), so a chunk's count is the sum of its units' and is not counted again.
+
+    With ``settings.contextual``, ``context_reserve`` model tokens of the limit are kept for the
+    chunk's context (``min(CONTEXT_TOKENS, model_max_tokens // 4)``) and :attr:`model_max` is what
+    is left for the text.
     """
 
     def __init__(self, settings: ChunkingSettings, count_model_tokens: TokenCounter,
@@ -64,7 +75,8 @@ class Chunker:
         self.settings = settings
         self._enc = get_encoding(settings.tokenizer)
         self._model_count = count_model_tokens
-        self.model_max = model_max_tokens
+        self.context_reserve = min(CONTEXT_TOKENS, model_max_tokens // 4) if settings.contextual else 0
+        self.model_max = model_max_tokens - self.context_reserve
         self.additive = additive
 
     def count(self, text: str) -> int:
@@ -79,10 +91,20 @@ class Chunker:
         return cl <= self.settings.max_tokens and mt <= self.model_max
 
     def chunk(self, doc: ExtractedDocument) -> list[Chunk]:
-        """Chunks of ``doc`` in reading order with ordinals 0..n-1."""
+        """Chunks of ``doc`` in reading order with ordinals 0..n-1 (with their context when
+        ``chunking.contextual``)."""
         units = [u for block in doc.blocks for u in self.units(block)]
         groups = [g for group in self.pack(units) for g in self._enforce(group)]
-        return [make_chunk(doc.path, i, g) for i, g in enumerate(groups)]
+        chunks = [make_chunk(doc.path, i, g) for i, g in enumerate(groups)]
+        if not self.context_reserve:
+            return chunks
+        title = document_title(doc)
+        contexts: dict[str, str] = {}
+        for c in chunks:
+            if c.section not in contexts:
+                contexts[c.section] = chunk_context(title, c.section, self._model_count,
+                                                    self.context_reserve - 1)  # 1: the line break
+        return [replace(c, context=contexts[c.section]) for c in chunks]
 
     # ---- units --------------------------------------------------------------------------
     def units(self, block: Block) -> list[Unit]:

@@ -8,7 +8,8 @@ looked up here by the SHA-256 of its text before the model is asked. The embeddi
 of another model are never returned.
 
 Table ``embedding_cache``: ``id`` (``<key[:16]>:<text_hash>``), ``key``, ``text_hash``, ``vector``
-(variable-length float32 list, so one table serves every dimension).
+(variable-length float32 list, so one table serves every dimension). ``text_hash`` is the hash of the
+embedded text (:func:`indexed_hash`: context + chunk text).
 """
 
 from __future__ import annotations
@@ -95,13 +96,15 @@ class EmbeddingCache:
         return 0 if tbl is None else int(tbl.count_rows())
 
     def embed(self, chunks: Sequence[Chunk], embedder: Embedder, key: str) -> Embedded:
-        """Vectors for ``chunks``: cached ones looked up, the others embedded (each distinct text
-        once) and added to the cache before they are returned."""
-        cached = self.get(key, [c.text_hash for c in chunks])
+        """Vectors for ``chunks`` (of their :attr:`~core.types.Chunk.indexed_text`): cached ones looked
+        up, the others embedded (each distinct text once) and added to the cache before they are
+        returned."""
+        hashes = [indexed_hash(c) for c in chunks]
+        cached = self.get(key, hashes)
         todo: dict[str, str] = {}
-        for c in chunks:
-            if c.text_hash not in cached:
-                todo.setdefault(c.text_hash, c.text)
+        for c, h in zip(chunks, hashes, strict=True):
+            if h not in cached:
+                todo.setdefault(h, c.indexed_text)
         fresh: dict[str, np.ndarray] = {}
         if todo:
             vecs = embedder.embed(list(todo.values()))
@@ -109,10 +112,18 @@ class EmbeddingCache:
             self.put(key, fresh)
         both = {**cached, **fresh}
         dim = embedder.dimension
-        vectors = (np.stack([both[c.text_hash] for c in chunks]).astype(np.float32) if chunks
+        vectors = (np.stack([both[h] for h in hashes]).astype(np.float32) if chunks
                    else np.zeros((0, dim), dtype=np.float32))
-        reused = sum(c.text_hash in cached for c in chunks)
+        reused = sum(h in cached for h in hashes)
         return Embedded(vectors, len(todo), reused)
+
+
+def indexed_hash(chunk: Chunk) -> str:
+    """Cache key of a chunk's embedded text: ``text_hash`` when it has no context (so vectors cached
+    before contextual chunks stay valid), else the SHA-256 hex of its ``indexed_text``."""
+    if not chunk.context:
+        return chunk.text_hash
+    return hashlib.sha256(chunk.indexed_text.encode()).hexdigest()
 
 
 def _id(key: str, text_hash: str) -> str:

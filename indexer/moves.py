@@ -79,7 +79,8 @@ def moved_chunks(store: Store, src: str, dst: str) -> tuple[list[Chunk], np.ndar
     rows = sorted(store.chunk_rows(f"path = {sql_str(src)}"), key=lambda r: r["ordinal"])
     chunks = [Chunk(chunk_id=chunk_id(dst, r["ordinal"], r["text"]), path=dst, text=r["text"],
                     page=r["page"], page_end=r["page_end"], section=r["section"], ordinal=r["ordinal"],
-                    text_hash=r["text_hash"], page_breaks=page_breaks(r)) for r in rows]
+                    text_hash=r["text_hash"], context=r.get("context") or "",
+                    page_breaks=page_breaks(r)) for r in rows]
     vectors = np.asarray([r["vector"] for r in rows], dtype=np.float32)
     return chunks, vectors
 

@@ -289,10 +289,13 @@ class Indexer:
         return embedding_key(self._embedding_settings_fp, self.embedder())
 
     def chunker(self) -> Chunker:
-        """The chunker, bound to the embedder's tokenizer and limit (builds the embedder)."""
+        """The chunker, bound to the embedder's tokenizer and limit less the passage prompt (builds
+        the embedder)."""
         if self._chunker is None:
             emb = self.embedder()
-            self._chunker = Chunker(self.settings.chunking, emb.count_tokens, emb.max_tokens,
+            prompt = self.settings.embedding.passage_prompt  # embedded in front of every chunk
+            limit = emb.max_tokens - (emb.count_tokens(prompt) if prompt else 0)
+            self._chunker = Chunker(self.settings.chunking, emb.count_tokens, limit,
                                     additive=getattr(emb, "additive_tokens", False))
         return self._chunker
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from core.embedder import Embedder
+from core.language import document_language
 from core.store import Store
 from indexer.chunker import Chunker
 from indexer.embed_cache import EmbeddingCache
@@ -111,7 +112,8 @@ class FileRunner:
             return lambda: self._remove(target, job, summary)
         if isinstance(result, str):
             return lambda: record_failure(target, job, base, result, summary)
-        base = replace(base, needs_ocr_pages=tuple(result.needs_ocr_pages))
+        base = replace(base, needs_ocr_pages=tuple(result.needs_ocr_pages),
+                       language=document_language(b.text for b in result.blocks))
         empty = no_text_reason(result)
         if empty is not None:
             return lambda: record_failure(target, job, base, empty, summary)

@@ -1,4 +1,4 @@
-"""``policybot`` command line: index, ask, status, watch, run, eval.
+"""``policybot`` command line: index, ask, status, watch, run, eval, cache, gaps.
 
 Global options (before the command): ``--config PATH``, ``--data-dir DIR``, ``-v``. Every command
 builds its collaborators through one :class:`~policybot.factory.App`. A
@@ -26,6 +26,7 @@ from core.config import Secrets, Settings, load_config
 from core.errors import PolicybotError
 from policybot import render
 from policybot.cache_cli import cache_app
+from policybot.gaps_cli import gaps as gaps_command
 from policybot.guards import has_index, os_error_text, unreadable_store
 
 if TYPE_CHECKING:
@@ -191,6 +192,10 @@ def run(ctx: typer.Context) -> None:
                 from core.cache.jobs import schedule_cache_jobs
 
                 schedule_cache_jobs(watcher.scheduler, app.answer_cache, app.settings)
+            if app.settings.gaps.enabled:  # the weekly knowledge-gap post to policy owners
+                from policybot.gaps_cli import schedule_weekly
+
+                schedule_weekly(app, watcher.scheduler)
             serve_slack(app)
         else:
             console.print("No Slack tokens (SLACK_BOT_TOKEN / SLACK_APP_TOKEN) set: opening a console chat.")
@@ -294,3 +299,4 @@ def main() -> None:
 
 
 cli.add_typer(cache_app, name="cache")
+cli.command(name="gaps")(gaps_command)

@@ -50,7 +50,7 @@ def _answer(service: AnswerService, console: Console, question: str, history: li
     for item in service.ask_stream(question, history=tuple(history)):
         if isinstance(item, Answer):
             final = item
-        else:
+        elif isinstance(item, str):  # Progress steps are for Slack's task updates
             console.print(item, end="", markup=False, highlight=False)
             streamed = True
     console.print()

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.answer.extractive import ExtractiveAnswerer
+from core.answer_log import AnswerLog
 from core.answering import PolicyAnswerService
 from core.blobs import BlobStore, LocalBlobStore
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.cpu_share import CpuShare
-from core.embedder import Embedder, make_embedder
+from core.embedder import Embedder, embed_queries, make_embedder
 from core.errors import StoreError
 from core.fingerprint import embedding_fingerprint
 from core.llm.base import AnswerProvider
@@ -79,8 +80,12 @@ class LazyEmbedder:
         return self.load().count_tokens(text)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed ``texts`` (loads the model); shape (n, dimension)."""
+        """Embed passages (loads the model); shape (n, dimension)."""
         return self.load().embed(texts)
+
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed questions with the query prompt (loads the model); shape (n, dimension)."""
+        return embed_queries(self.load(), texts)
 
 
 class App:
@@ -100,6 +105,11 @@ class App:
     def blobs(self) -> BlobStore:
         """Small shared objects with conditional writes (claims, leases, pointers): ``data_dir/blobs``."""
         return LocalBlobStore(self.settings.data_dir / "blobs")
+
+    @cached_property
+    def answer_log(self) -> AnswerLog:
+        """The answer log and votes (tables in the store's database)."""
+        return AnswerLog(self.store.db)
 
     @cached_property
     def store(self) -> Store:
@@ -168,13 +178,14 @@ class App:
         was built under another embedding model/config (:meth:`check_index_compatible`)."""
         self.check_index_compatible()
         scoper = DocumentScoper(self.store) if self.settings.retrieval.document_scope else None
-        retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
-                                    reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper)
         rewriter = None
-        if self.settings.llm.providers:  # the chain's LLMs rewrite follow-ups; else the deterministic merge
+        if self.settings.llm.providers:  # the chain's LLMs rewrite follow-ups and translate questions
             from core.query.rewriter import ProviderRewriter
 
             rewriter = ProviderRewriter(self.provider)
+        retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
+                                    reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper,
+                                    translator=rewriter)
         return PolicyAnswerService(retriever, self.provider, rewriter=rewriter,
                                    condense_follow_ups=self.settings.answer.condense,
                                    assessor=self.extractive if self.settings.llm.providers else None)

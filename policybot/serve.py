@@ -26,13 +26,18 @@ def serve_slack(app: App) -> None:
         ConfigError: ``SLACK_BOT_TOKEN`` is not set.
     """
     from bot.app import build_app
+    from bot.home_admin import admin_section
     from bot.runner import run_http, run_socket_mode
-    from core.answer_log import AnswerLog
+    from core.gaps.jobs import load_latest
+    from core.topics import suggested_questions
 
     cache = app.answer_cache if app.settings.cache.enabled else None
-    bolt = build_app(app.settings, app.secrets, app.cached_service, AnswerLog(app.store.db),
+    admin = admin_section(app.settings.slack.admins, lambda: collect(app.settings, app.store),
+                          lambda: load_latest(app.blobs))
+    bolt = build_app(app.settings, app.secrets, app.cached_service, app.answer_log, blobs=app.blobs,
                      status=lambda: _status_text(app), reindex=lambda path: _reindex_text(app, path),
-                     cache=cache)
+                     cache=cache, topics=lambda scope: suggested_questions(app.store, scope),
+                     home_sections=[admin])
     if app.secrets.slack_app_token:
         run_socket_mode(bolt, app.secrets.slack_app_token)
     else:

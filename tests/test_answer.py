@@ -15,7 +15,7 @@ from core.embedder import FakeEmbedder
 from core.errors import ProviderError
 from core.llm.base import Generation, GenerationRequest
 from core.retrieval import HybridRetriever
-from core.types import Answer
+from core.types import Answer, Progress
 from tests.retrieval_helpers import ANSWER, RETRIEVAL, add_document, new_store, scored
 
 GRACE = ("A grace period of thirty days is allowed for premium payment. The office canteen serves "
@@ -167,6 +167,11 @@ def test_service_answer_cites_file_page_and_section(service: PolicyAnswerService
     assert cited == [("insurance/policy.pdf", 16, "Grace Period")]
 
 
+def test_service_citations_quote_the_supporting_sentence(service: PolicyAnswerService) -> None:
+    (cite,) = service.ask("What is the grace period for premium payment?").citations
+    assert cite.quote and "thirty days" in cite.quote and cite.quote in GRACE.replace("\n", " ")
+
+
 def test_service_reports_stage_timings(service: PolicyAnswerService) -> None:
     ans = service.ask("What is the grace period?")
     assert set(ans.timings_ms) == {"embed", "retrieve", "rerank", "generate", "total"}
@@ -183,7 +188,16 @@ def test_service_respects_scope(service: PolicyAnswerService) -> None:
 
 def test_service_stream_ends_with_the_answer(service: PolicyAnswerService) -> None:
     items = list(service.ask_stream("What is the grace period?"))
-    assert isinstance(items[-1], Answer) and items[0] == items[-1].answer
+    texts = [i for i in items if isinstance(i, str)]
+    assert isinstance(items[-1], Answer) and texts == [items[-1].answer]
+
+
+def test_service_stream_reports_progress_before_the_text(service: PolicyAnswerService) -> None:
+    items = list(service.ask_stream("What is the grace period?"))
+    steps = [i for i in items if isinstance(i, Progress)]
+    assert [s.step for s in steps] == ["search", "read", "answer"]
+    assert steps[0].count == 2 and steps[1].count == len(items[-1].retrieved)  # type: ignore[union-attr]
+    assert items.index(steps[-1]) < items.index(next(i for i in items if isinstance(i, str)))
 
 
 def test_service_with_empty_index_says_not_found(tmp_path: Path) -> None:

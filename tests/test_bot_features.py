@@ -1,4 +1,4 @@
-"""Scoping, the /policy command, rate limits, 429 retries, streaming and assistant threads."""
+"""Scoping, the /policy command, rate limits, 429 retries and streaming."""
 
 from __future__ import annotations
 
@@ -104,16 +104,3 @@ def test_stream_falls_back_to_chat_update(tmp_path: Path) -> None:
         (msg,) = slack.bot_messages()
         assert len(slack.calls_to("chat.postMessage")) == 1 and slack.calls_to("chat.update")
         assert "16 weeks" in str(msg["blocks"]) and "hr/parental-leave.md" in str(msg["blocks"])
-
-
-def test_assistant_thread_gets_prompts_and_status(bot_env: BotEnv) -> None:
-    bot_env.send(event_body("assistant_thread_started"))
-    bot_env.slack.add_message("D0FAKEDM01", "", "U0FAKEUSR1", ts="1718000300.000500")
-    bot_env.send(event_body("message_im_assistant_thread"))
-    bot_env.settle()
-    (prompts,) = bot_env.slack.state.prompts
-    assert prompts["channel_id"] == "D0FAKEDM01" and len(prompts["prompts"]) == 3
-    statuses = [s["status"] for s in bot_env.slack.state.statuses]
-    assert statuses == ["Searching the policies…", ""]  # cleared by the reply
-    (post,) = bot_env.slack.calls_to("chat.postMessage")
-    assert post.args["thread_ts"] == "1718000300.000500"

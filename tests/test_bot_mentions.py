@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
 
 from bot.render import escape
 from tests.slack_standin import event_body
@@ -26,7 +25,6 @@ def bot_env(tmp_path: Path) -> Iterator[BotEnv]:
 
 
 PARENT = "1718000000.000100"
-MANIFEST = Path(__file__).resolve().parents[1] / "slack" / "manifest.yaml"
 
 
 def posts(env: BotEnv) -> list[dict[str, object]]:
@@ -141,16 +139,3 @@ def test_six_thousand_character_answer_posts_valid_blocks_with_nothing_lost(tmp_
         body = "".join(s for s in sections if not s.startswith("*Sources*"))
         assert body == escape(answer)
         assert "<!channel>" not in body and "<@U0FAKEUSR2>" not in body
-
-
-def test_every_subscribed_event_has_a_handler(bot_env: BotEnv) -> None:
-    fixture_of = {"app_mention": "app_mention", "message.channels": "message_channel_thread_reply",
-                  "message.groups": "message_file_share_group", "message.im": "message_im",
-                  "reaction_added": "reaction_added", "reaction_removed": "reaction_removed",
-                  "assistant_thread_started": "assistant_thread_started",
-                  "assistant_thread_context_changed": "assistant_thread_context_changed"}
-    events = yaml.safe_load(MANIFEST.read_text())["settings"]["event_subscriptions"]["bot_events"]
-    assert set(events) == set(fixture_of)
-    statuses = {e: bot_env.send(event_body(fixture_of[e])) for e in events}
-    bot_env.settle()
-    assert statuses == dict.fromkeys(events, 200)

@@ -1,4 +1,5 @@
-"""Rendering is a pure function: escaping, sources, provider, vote hint, splitting within limits."""
+"""Rendering is a pure function: escaping, sources (page links, quotes), provider, feedback buttons,
+splitting within limits."""
 
 from __future__ import annotations
 
@@ -19,21 +20,38 @@ def test_document_text_cannot_ping_or_inject_links() -> None:
 def test_sources_name_file_page_and_section_and_link_with_base_url() -> None:
     msgs = render_answer(Answer("Thirty days.", CITES, "extractive"), base_url="https://wiki.example/policies")
     text = "\n".join(section_texts(msgs))
-    assert "<https://wiki.example/policies/hr/leave%20policy.pdf|hr/leave policy.pdf>" in text
-    assert "p. 3" in text and "Benefits &gt; Leave" in text and "hr/faq.md" in text
+    assert "<https://wiki.example/policies/hr/leave%20policy.pdf#page=3|hr/leave policy.pdf>" in text
+    assert "<https://wiki.example/policies/hr/faq.md|hr/faq.md>" in text  # no page anchor off PDFs
+    assert "p. 3" in text and "Benefits &gt; Leave" in text
 
 
-def test_provider_and_vote_hint_in_context_line() -> None:
+def test_source_shows_its_quoted_span_escaped() -> None:
+    cite = Citation("hr/leave.md", None, "Leave", 0.9, quote="Staff get 25 days <paid> leave.")
+    text = "\n".join(section_texts(render_answer(Answer("25 days.", [cite], "extractive"))))
+    assert "• *hr/leave.md* — Leave\n> “Staff get 25 days &lt;paid&gt; leave.”" in text
+
+
+def test_provider_in_context_line_and_feedback_buttons_last() -> None:
     msgs = render_answer(Answer("Thirty days.", CITES, "gemini:gemini-2.5-flash"))
-    context = msgs[-1].blocks[-1]
+    context, buttons = msgs[-1].blocks[-2:]
     assert context["type"] == "context"
     assert "gemini:gemini-2.5-flash" in context["elements"][0]["text"]
-    assert ":+1:" in context["elements"][0]["text"]
+    assert buttons["type"] == "context_actions"
+    (element,) = buttons["elements"]
+    assert element["type"] == "feedback_buttons" and element["action_id"] == "answer_feedback"
+    assert (element["positive_button"]["value"], element["negative_button"]["value"]) == (
+        "good-feedback", "bad-feedback")
+    check_blocks(msgs[-1].blocks)
 
 
-def test_refusal_has_no_vote_hint() -> None:
+def test_refusal_also_gets_feedback_buttons() -> None:
     msgs = render_answer(Answer("I could not find this.", [], "extractive", found=False))
-    assert ":+1:" not in str(msgs)
+    assert msgs[-1].blocks[-1]["type"] == "context_actions"
+
+
+def test_ephemeral_answers_have_no_feedback_buttons() -> None:
+    msgs = render_answer(Answer("Thirty days.", CITES, "extractive"), feedback=False)
+    assert "context_actions" not in str(msgs) and ":+1:" not in str(msgs)
 
 
 def test_split_keeps_every_character_and_respects_limit() -> None:

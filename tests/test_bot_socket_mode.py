@@ -12,6 +12,7 @@ from slack_bolt.adapter.socket_mode import SocketModeHandler
 from bot.app import build_app
 from bot.work import BackgroundWork
 from core.answer_log import AnswerLog
+from core.blobs import LocalBlobStore
 from core.store import Store
 from tests.slack_standin import SocketModeServer, load_fixture
 from tests.slack_standin.fake_service import FakeAnswerService
@@ -31,7 +32,8 @@ def socket_env(tmp_path: Path) -> Iterator[Env]:
         settings = make_settings(tmp_path, slack)
         work = BackgroundWork()
         answer_log = AnswerLog(Store(settings.data_dir).db)
-        app = build_app(settings, secrets(), FakeAnswerService(), answer_log, work=work)
+        app = build_app(settings, secrets(), FakeAnswerService(), answer_log, work=work,
+                        blobs=LocalBlobStore(settings.data_dir / "blobs"))
         handler = SocketModeHandler(app, APP_TOKEN, web_client=app.client)
         handler.connect()
         assert ws.connected.wait(10)

@@ -73,7 +73,7 @@ def test_cached_vectors_equal_fresh_ones(tmp_path: Path, root: Path) -> None:
     shutil.copy(root / "travel.md", root / "again.md")
     indexer.reconcile()
     rows = {r["ordinal"]: r for r in store.chunk_rows("path = 'again.md'")}
-    fresh = factory.embedder.embed([rows[0]["text"]])[0]
+    fresh = factory.embedder.embed([rows[0]["indexed_text"]])[0]  # context + text is what is embedded
     assert list(rows[0]["vector"]) == pytest.approx(list(fresh), abs=1e-6)
 
 

@@ -12,7 +12,9 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
    and quotes the closest passages, with citations (:mod:`core.answer.refusal`);
 3. otherwise the chosen units are quoted with their source numbers: a list item or table row after its
    lead-in or column headers, a lead-in ending with ":" with its items; the first use of a glossary
-   abbreviation is expanded.
+   abbreviation is expanded. For a comparison (``request.documents``: sources spread over documents)
+   the best unit of each document is quoted instead, each after its document's name
+   (:mod:`core.answer.per_document`).
 
 Declining unsafe requests happens before retrieval, in :class:`core.answering.PolicyAnswerService`
 (:mod:`core.answer.safety`).
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 from core.answer.answerability import answerability, gate
 from core.answer.evidence import Evidence, EvidenceFinder, ScoredUnit, unit_page
+from core.answer.per_document import by_document, document_labels, per_document
 from core.answer.refusal import NOT_FOUND_TEXT, nearest_units, refusal
 from core.answer.sentences import Unit, list_items, split_units
 from core.config import AnswerSettings
@@ -108,15 +111,22 @@ class ExtractiveAnswerer:
         page each cited source is quoted from. A source is cited with one page: a later unit of the
         same source on another page is left out rather than cited with the wrong page."""
         units = {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
-        intros = {(c.unit.source, c.unit.text) for c in evidence.chosen if c.unit.text.endswith(":")}
+        compare = per_document(list(evidence.ranked), request.sources, request.documents)
+        chosen = list(evidence.chosen)
+        if len(compare) > 1:  # a comparison: every document's best unit, then the usual picks
+            chosen = by_document(compare, chosen, request.sources, request.documents)
+        intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
         pages: dict[int, int | None] = {}
         shown = []
-        for c in evidence.chosen:
+        for c in chosen:
             page = unit_page(request, c.unit)
             if (c.unit.source, c.unit.lead) in intros or pages.setdefault(c.unit.source, page) != page:
                 continue
             shown.append(c)
-        text = " ".join(_render(c, units[c.unit.source]) for c in shown)
+        labels = document_labels([sc.chunk for sc in request.sources])
+        label = {i: f"{labels[sc.chunk.path]}: " if len(compare) > 1 else ""
+                 for i, sc in enumerate(request.sources, start=1)}
+        text = " ".join(label[c.unit.source] + _render(c, units[c.unit.source]) for c in shown)
         cited = list(dict.fromkeys(c.unit.source for c in shown))
         return expand_glossary(text, self.glossary), cited, {n: pages[n] for n in cited}
 

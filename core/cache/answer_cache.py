@@ -31,7 +31,7 @@ from core.cache.guards import Signature, failed_guard, scope_key, signature
 from core.cache.store import CacheTable, cosines
 from core.cache.types import CacheEntry, CacheStats, LoggedAnswer, Miss, Vote, VoteResult, answer_key
 from core.config import CacheSettings
-from core.embedder import Embedder
+from core.embedder import Embedder, embed_queries
 from core.types import Answer
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class AnswerCache:
 
     def _new_entry(self, answer: LoggedAnswer) -> CacheEntry:
         now = self._clock()
-        vector = self._embedder.embed([answer.question])[0]
+        vector = embed_queries(self._embedder, [answer.question])[0]
         return CacheEntry(
             entry_id=answer.answer_id, question=answer.question, vector=np.asarray(vector, np.float32),
             answer=answer.answer, answer_key=answer_key(answer.answer), citations=list(answer.citations),
@@ -174,7 +174,7 @@ class AnswerCache:
         if not self.settings.enabled:
             return Miss("disabled")
         if vector is None:
-            vector = self._embedder.embed([question])[0]
+            vector = embed_queries(self._embedder, [question])[0]
         vector = np.asarray(vector, dtype=np.float32)
         vector = vector / (float(np.linalg.norm(vector)) or 1.0)
         with self._lock:

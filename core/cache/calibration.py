@@ -23,7 +23,7 @@ import numpy as np
 import yaml
 
 from core.cache.guards import failed_guard, scope_key, signature
-from core.embedder import Embedder
+from core.embedder import Embedder, embed_queries
 
 DEFAULT_PAIRS = Path(__file__).resolve().parents[2] / "tests" / "data" / "cache_pairs.yaml"
 GRID = tuple(round(0.5 + 0.01 * i, 2) for i in range(50))
@@ -78,7 +78,7 @@ def score_pairs(pairs: Sequence[Pair], embedder: Embedder,
                 glossary: Mapping[str, str] | None = None) -> list[ScoredPair]:
     """Cosine similarity of each pair (one batched embedding call) and its failed guard."""
     texts = sorted({t for p in pairs for t in (p.cached, p.asked)})
-    vecs = embedder.embed(texts)
+    vecs = embed_queries(embedder, texts)  # questions: the query prompt, as the cache embeds them
     vecs = vecs / np.linalg.norm(vecs, axis=1, keepdims=True)
     index = {t: i for i, t in enumerate(texts)}
     out = []

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from core.answer_log import AnswerLog, AnswerRecord, Vote, VoteHook
 from core.cache.answer_cache import AnswerCache
 from core.cache.types import LoggedAnswer
-from core.service import AnswerService
+from core.service import AnswerService, StreamItem
 from core.types import Answer, Turn
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class CachedAnswerService:
 
     def ask_stream(
         self, question: str, *, history: Sequence[Turn] = (), scope: Sequence[str] = ("**",)
-    ) -> Iterator[str | Answer]:
+    ) -> Iterator[StreamItem]:
         """A hit yields only the final cached Answer; a miss streams ``inner.ask_stream``."""
         hit = self._lookup(question, history, scope)
         if hit is not None:

@@ -21,12 +21,16 @@ class GenerationRequest:
         sources: retrieved chunks in rerank order; the prompt numbers them 1..n in this order.
         history: the conversation so far (oldest first), for follow-ups.
         augmentations: extra context snippets (config ``llm.keyword_augmentations`` that matched).
+        documents: for a comparison or multi-document question, the documents (paths) the sources
+            were spread over, in rank order (:attr:`core.retrieval.RetrievalResult.documents`): the
+            answer quotes one passage per document and says which is which. ``()`` otherwise.
     """
 
     question: str
     sources: Sequence[ScoredChunk]
     history: Sequence[Turn] = ()
     augmentations: Sequence[str] = ()
+    documents: Sequence[str] = ()
 
 
 @dataclass(frozen=True)

@@ -95,17 +95,24 @@ def build_catalog(titles: Iterable[tuple[str, str]], *, max_docs: int = MAX_DOCS
     return DocumentCatalog(names, tuple(sorted(p for p, _ in docs)), {p: t for p, t in docs})
 
 
-def detect_scope(question: str, catalog: DocumentCatalog) -> list[str] | None:
+def detect_scope(question: str, catalog: DocumentCatalog, *, union: bool = False) -> list[str] | None:
     """The paths ``question`` names, sorted; ``None`` when it names none (retrieval stays corpus-wide).
 
     Matching is on :func:`~core.query.text.name_tokens` (case-insensitive, stopwords dropped, plurals
     folded), so "the National Parivar Mediclaim Plus policy" finds ``("parivar", "mediclaim")``.
+    ``union``: a comparison ("A compared with B", :mod:`core.query.compare`) names each of its
+    documents, so the matched names' documents are united instead of intersected; a name contained
+    in a longer matched name ("National Insurance" in "National Insurance … Arogya") does not add
+    its documents then.
     """
     matched = matched_names(question, catalog)
     if not matched:
         return _named_in_titles(question, catalog)
     sets = [set(catalog.names[v]) for v in matched]
     shared = set.intersection(*sets)
+    if union:
+        sets = [ps for ps in sets if not any(other < ps for other in sets)]  # the most specific names
+        shared = set()
     paths = sorted(shared or set.union(*sets))
     log.info("document scope: %d names matched → %d documents", len(matched), len(paths))
     return paths
@@ -160,3 +167,12 @@ def _named_in_titles(question: str, catalog: DocumentCatalog, max_docs: int = MA
         return None
     log.info("document scope (title text): %d names → %d documents", len(names), len(paths))
     return paths
+
+
+def unknown_names(question: str, known: set[str]) -> list[str]:
+    """Product names of ``question`` (runs of 2+ capitalised words, :func:`core.query.exact.extract_terms`)
+    none of whose words is in ``known`` (the words of the catalog names it matched)."""
+    from core.query.exact import extract_terms
+
+    names = [t.text for t in extract_terms(question) if t.slot == "name" and len(t.text.split()) >= 2]
+    return [n for n in names if not set(name_tokens(n)) & known]

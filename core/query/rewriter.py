@@ -1,4 +1,5 @@
-"""LLM rewriting of a follow-up into a standalone question (used by :mod:`core.query.condense`).
+"""LLM rewriting of a follow-up into a standalone question (used by :mod:`core.query.condense`), and of
+a question into the language of the documents it is searched in (used by :mod:`core.retrieval`).
 
 :class:`Rewriter` is the small protocol; :class:`ProviderRewriter` is the real implementation over
 any :class:`~core.llm.base.AnswerProvider` (a Gemini or OpenAI-compatible provider, or the whole
@@ -20,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from core.errors import ProviderError
-from core.llm.base import AnswerProvider, GenerationRequest
+from core.llm.base import AnswerProvider, Generation, GenerationRequest
 from core.types import Chunk, ScoredChunk, Turn
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,14 @@ INSTRUCTION = (
     "Do not answer it. Reply with the rewritten question only, citing [1].\n"
     "Follow-up question: {question}"
 )
+TRANSLATE_INSTRUCTION = (
+    "Source [1] is an employee's question about company policies. The policy documents it will be "
+    "searched in are written in {language}. Translate the question into {language} as a search "
+    "query: use the words a {language} policy document would use, keep names, plan and product names, "
+    "numbers and amounts as they are. Do not answer it. Reply with the translated question only, "
+    "citing [1]."
+)
+"""The instruction of :meth:`ProviderRewriter.translate` (the question travels as source [1])."""
 MAX_REWRITE_CHARS = 400
 _CITATION = re.compile(r"\s*\[\d+(?:\s*,\s*\d+)*\]")
 
@@ -45,6 +54,11 @@ class Rewriter(Protocol):
 
     def rewrite(self, question: str, history: Sequence[Turn]) -> str | None:
         """The standalone question, or ``None`` when it cannot rewrite (the caller falls back)."""
+        ...
+
+    def translate(self, question: str, language: str) -> str | None:
+        """``question`` as a search query in ``language`` (an English language name, e.g.
+        ``"German"``), or ``None`` when it cannot (retrieval then searches with the question only)."""
         ...
 
 
@@ -70,6 +84,22 @@ class ProviderRewriter:
         except ProviderError as exc:
             log.warning("%s failed: %s", self.name, exc)
             return None
+        return self._accepted(gen)
+
+    def translate(self, question: str, language: str) -> str | None:
+        """Ask the provider for ``question`` in ``language`` (question as source [1]); ``None`` on
+        any failure or unusable reply (logged with the reason)."""
+        source = conversation_source([Turn("user", question)])
+        request = GenerationRequest(question=TRANSLATE_INSTRUCTION.format(language=language),
+                                    sources=[source])
+        try:
+            gen = self.provider.generate(request)
+        except ProviderError as exc:
+            log.warning("%s translation failed: %s", self.name, exc)
+            return None
+        return self._accepted(gen)
+
+    def _accepted(self, gen: Generation) -> str | None:
         text = clean_rewrite(gen.text)
         if not gen.found or gen.provider.startswith("extractive") or text is None:
             log.info("%s: reply rejected (provider %s, found=%s)", self.name, gen.provider, gen.found)
@@ -98,13 +128,22 @@ def clean_rewrite(text: str) -> str | None:
 
 
 class FakeRewriter:
-    """In-memory :class:`Rewriter`: returns the scripted rewrite of a question, else ``None``."""
+    """In-memory :class:`Rewriter`: returns the scripted rewrite (or translation) of a question, else
+    ``None``."""
 
     name = "rewrite:fake"
 
-    def __init__(self, rewrites: Mapping[str, str] | None = None) -> None:
+    def __init__(self, rewrites: Mapping[str, str] | None = None,
+                 translations: Mapping[tuple[str, str], str] | None = None) -> None:
         self.rewrites = dict(rewrites or {})
+        self.translations = dict(translations or {})
         self.calls: list[tuple[str, tuple[Turn, ...]]] = []
+        self.translate_calls: list[tuple[str, str]] = []
+
+    def translate(self, question: str, language: str) -> str | None:
+        """The scripted translation of ``(question, language)`` (records the call)."""
+        self.translate_calls.append((question, language))
+        return self.translations.get((question, language))
 
     def rewrite(self, question: str, history: Sequence[Turn]) -> str | None:
         """The scripted rewrite of ``question`` (records the call)."""

@@ -44,7 +44,7 @@ import numpy as np
 from core.bm25 import bm25_scores as bm25_scores_raw
 from core.bm25 import scaled
 from core.calibration import load_calibration
-from core.embedder import Embedder
+from core.embedder import Embedder, embed_queries
 from core.query.exact import exact_match_boost
 from core.rerank.base import rescore, words
 from core.rerank.cross_encoder import passage_text
@@ -182,17 +182,18 @@ class OfflineReranker:
     def _cosines(self, question: str, candidates: Sequence[ScoredChunk],
                  passages: Sequence[str]) -> list[float]:
         """Question/chunk cosine clipped to [0, 1]: retrieval's ``"vector"`` score when present, else
-        the question and the (uncached) passages embedded in one call."""
+        the question (query prompt) and the uncached passages embedded."""
         missing = [i for i, c in enumerate(candidates) if "vector" not in c.scores]
         if not missing:
             return [min(1.0, max(0.0, c.scores["vector"])) for c in candidates]
         keys = [candidates[i].chunk.text_hash or passages[i] for i in missing]
         todo = list(dict.fromkeys(k for k in keys if k not in self._cache))
         texts = {k: passages[i] for i, k in zip(missing, keys, strict=True)}
-        vecs = _unit(self._embedder.embed([question] + [texts[k] for k in todo]))
-        for k, v in zip(todo, vecs[1:], strict=True):
-            self._remember(k, v)
-        found = {i: float(self._cache[k] @ vecs[0]) for i, k in zip(missing, keys, strict=True)}
+        q = _unit(embed_queries(self._embedder, [question]))[0]
+        if todo:
+            for k, v in zip(todo, _unit(self._embedder.embed([texts[k] for k in todo])), strict=True):
+                self._remember(k, v)
+        found = {i: float(self._cache[k] @ q) for i, k in zip(missing, keys, strict=True)}
         return [min(1.0, max(0.0, found[i] if i in found else c.scores["vector"]))
                 for i, c in enumerate(candidates)]
 

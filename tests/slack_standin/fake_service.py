@@ -12,7 +12,8 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from core.types import Answer, Citation, Turn
+from core.service import StreamItem
+from core.types import Answer, Citation, Progress, Turn
 
 FACTS = {
     ("grace period", "plan a"): "Plan A allows a grace period of thirty days for premium payment.",
@@ -71,8 +72,12 @@ class FakeAnswerService:
         return Answer(answer=text + self.extra_text, citations=[cite, pdf], provider="fake")
 
     def ask_stream(self, question: str, *, history: Sequence[Turn] = (),
-                   scope: Sequence[str] = ("**",)) -> Iterator[str | Answer]:
-        """Word deltas (when ``stream_words``) then the final Answer."""
+                   scope: Sequence[str] = ("**",)) -> Iterator[StreamItem]:
+        """Progress steps (as the real service: documents in scope, passages read, answering), word
+        deltas (when ``stream_words``), then the final Answer."""
+        yield Progress("search", len(SUBJECTS) + 1)
+        yield Progress("read", 2)
+        yield Progress("answer")
         answer = self.ask(question, history=history, scope=scope)
         if self.stream_words:
             words = answer.answer.split(" ")

@@ -7,7 +7,7 @@ answer log (real LanceDB in ``tmp_path``), the app's HTTP server and a signed-ev
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,12 +16,15 @@ from typing import Any
 from slack_bolt import App
 
 from bot.app import build_app
+from bot.home import HomeSection, Topics
 from bot.runner import EVENTS_PATH, make_http_server
 from bot.work import BackgroundWork
 from core.answer_log import AnswerLog
+from core.blobs import LocalBlobStore
 from core.cache import AnswerCache
 from core.cache.service import CachedAnswerService
-from core.config import ChannelSettings, Secrets, Settings, SlackSettings
+from core.config import ChannelSettings, LinksSettings, Secrets, Settings, SlackSettings
+from core.service import AnswerService
 from core.store import Store
 from tests.slack_standin.events import EventsDriver
 from tests.slack_standin.fake_service import FakeAnswerService
@@ -35,7 +38,7 @@ class BotEnv:
     """Everything a bot test touches."""
 
     slack: SlackStandIn
-    service: FakeAnswerService
+    service: Any
     answer_log: AnswerLog
     app: App
     work: BackgroundWork
@@ -51,14 +54,16 @@ class BotEnv:
         assert self.work.drain(timeout=60)
 
 
-def make_settings(tmp_path: Path, slack: SlackStandIn, **slack_overrides: Any) -> Settings:
+def make_settings(tmp_path: Path, slack: SlackStandIn, links: str | None = None,
+                  **slack_overrides: Any) -> Settings:
     """Settings whose Web API base URL is the stand-in; ``slack_overrides`` go into SlackSettings."""
     channels = {"C0FAKEHR01": ChannelSettings(scope=("hr/**",)),
                 "C0FAKEQUIET": ChannelSettings(mention_only=True)}
     fields: dict[str, Any] = {"api_base_url": slack.base_url, "channels": channels, "stream": False,
                               "admins": ("U0FAKEADMIN",)}
     fields.update(slack_overrides)
-    return Settings(data_dir=tmp_path / "data", slack=SlackSettings(**fields))
+    return Settings(data_dir=tmp_path / "data", slack=SlackSettings(**fields),
+                    links=LinksSettings(base_url=links))
 
 
 def secrets() -> Secrets:
@@ -67,24 +72,28 @@ def secrets() -> Secrets:
 
 
 @contextmanager
-def open_env(tmp_path: Path, service: FakeAnswerService | None = None,
-             slack: SlackStandIn | None = None, cache: AnswerCache | None = None,
-             **slack_overrides: Any) -> Iterator[BotEnv]:
+def open_env(tmp_path: Path, service: AnswerService | None = None,
+             slack: SlackStandIn | None = None, cache: AnswerCache | None = None, *,
+             workers: int = 4, links: str | None = None, topics: Topics | None = None,
+             home_sections: Sequence[HomeSection] = (), **slack_overrides: Any) -> Iterator[BotEnv]:
     """A :class:`BotEnv`: the bot (real bolt + WebClient, built by ``build_app``) served over HTTP on a
     random port against a local Slack (a new one unless ``slack`` is given). ``slack_overrides`` go
-    into :class:`SlackSettings`. With ``cache``, the app answers through a
-    :class:`~core.cache.service.CachedAnswerService` around ``service`` and votes feed the cache.
-    On exit, background work is drained and everything stopped."""
+    into :class:`SlackSettings`; ``links`` is ``links.base_url``. With ``cache``, the app answers
+    through a :class:`~core.cache.service.CachedAnswerService` around ``service`` and votes feed the
+    cache. Dedupe claims live in ``<data_dir>/blobs`` (as ``App.blobs``), so a second env on the same
+    ``tmp_path`` is a restarted process. On exit, background work is drained and everything stopped."""
     with ExitStack() as stack:
         if slack is None:
             slack = stack.enter_context(SlackStandIn())
-        settings = make_settings(tmp_path, slack, **slack_overrides)
+        settings = make_settings(tmp_path, slack, links=links, **slack_overrides)
         service = service or FakeAnswerService()
-        work = BackgroundWork(workers=4)
+        work = BackgroundWork(workers=workers)
         stack.callback(work.shutdown)
         answer_log = AnswerLog(Store(settings.data_dir).db)
         served = CachedAnswerService(service, cache) if cache is not None else service
-        app = build_app(settings, secrets(), served, answer_log, work=work, cache=cache,
+        blobs = LocalBlobStore(settings.data_dir / "blobs")
+        app = build_app(settings, secrets(), served, answer_log, blobs=blobs, work=work, cache=cache,
+                        topics=topics, home_sections=home_sections,
                         status=lambda: "index: 3 documents, 42 chunks",
                         reindex=lambda path: f"reindexed {path or 'everything'}")
         server = make_http_server(app, 0, host="127.0.0.1")

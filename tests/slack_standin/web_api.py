@@ -51,7 +51,8 @@ class Call:
 
 @dataclass
 class SlackState:
-    """What the stand-in remembers: messages per channel (by ts), reactions, streams, assistant state."""
+    """What the stand-in remembers: messages per channel (by ts), reactions, streams, assistant state,
+    views."""
 
     bot_user_id: str = "U0FAKEBOT1"
     bot_id: str = "B0FAKEBOT1"
@@ -62,6 +63,10 @@ class SlackState:
     statuses: list[dict[str, Any]] = field(default_factory=list)
     prompts: list[dict[str, Any]] = field(default_factory=list)
     titles: list[dict[str, Any]] = field(default_factory=list)
+    views: list[dict[str, Any]] = field(default_factory=list)  # views.open: {"trigger_id", "view"}
+    home_views: dict[str, dict[str, Any]] = field(default_factory=dict)  # views.publish by user
+    user_teams: dict[str, str] = field(default_factory=dict)  # users.info team per user (default ours)
+    user_enterprises: dict[str, str] = field(default_factory=dict)  # users.info enterprise id per user
     socket_url: str | None = None
     last_us: int = 1718000000_000000  # latest ts handed out or seen, in microseconds
 

@@ -1,0 +1,114 @@
+"""Checks that an answer's citations are right (issue 11, item 9), for tests/test_citations.py.
+
+For every quote of an extractive answer (the text before each ``[n]`` marker):
+
+* **page**: the cited page's extracted text (the blocks of that page, as extraction produced them)
+  contains the quoted sentence (a sentence running on to the next page may end there);
+* **section**: the cited section's innermost heading is a real heading of that document: a heading
+  block of the extraction, not a table cell, not a list item, not a running header/footer line (on
+  more than half of the pages), not a sentence fragment (ends with "," or ";", starts lower-case).
+
+Texts are compared after NFKC, lower-casing and collapsing whitespace; glossary expansions the
+answerer inserts ("SI (sum insured)") are removed first.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from core.types import Answer, Citation, ExtractedDocument
+
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+_LIST_MARKER = re.compile(r"^(?:[•·▪◦*\-–]\s|\(?[a-z]{1,2}\)\s|\(?[ivx]{1,5}\)\s)", re.IGNORECASE)
+_WS = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Quote:
+    """One quoted passage of an answer and the citation its marker points to."""
+
+    text: str
+    citation: Citation
+
+
+def norm(text: str) -> str:
+    """NFKC, lowercase, whitespace collapsed, spaces around table pipes and empty cells dropped (the
+    answerer quotes a row without its empty cells)."""
+    t = _WS.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
+    return re.sub(r"\|+", "|", re.sub(r"\s*\|\s*", "|", t))
+
+
+def quotes(answer: Answer, glossary: Mapping[str, str] | None = None) -> list[Quote]:
+    """The quotes of ``answer``: each piece of text before a ``[n]`` marker, split at the " … " that
+    joins a list item or table row to its lead-in, with the answerer's glossary expansions removed."""
+    text = answer.answer
+    for expansion in (glossary or {}).values():
+        text = text.replace(f" ({expansion})", "")
+    out: list[Quote] = []
+    start = 0
+    for m in _MARKER.finditer(text):
+        n = int(m.group(1))
+        piece = text[start:m.start()].strip()
+        start = m.end()
+        if not 1 <= n <= len(answer.citations):
+            continue
+        for part in piece.split(" … "):
+            if part.strip():
+                out.append(Quote(part.strip(), answer.citations[n - 1]))
+    return out
+
+
+def page_text(doc: ExtractedDocument, page: int | None) -> str:
+    """The extracted text of ``page`` (all blocks for documents without pages)."""
+    return "\n".join(b.text for b in doc.blocks if page is None or b.page is None or b.page == page)
+
+
+def page_problem(doc: ExtractedDocument, quote: Quote) -> str | None:
+    """Why the cited page does not contain the quote (``None`` when it does). A comparison answer's
+    ``"<document>: "`` label in front of a quote is not part of it."""
+    problem = _page_problem(doc, quote, norm(quote.text))
+    if problem is not None and ": " in quote.text:
+        labelled = _page_problem(doc, quote, norm(quote.text.split(": ", 1)[1]))
+        return None if labelled is None else problem
+    return problem
+
+
+def _page_problem(doc: ExtractedDocument, quote: Quote, q: str) -> str | None:
+    page = quote.citation.page
+    here = norm(page_text(doc, page))
+    if q in here:
+        return None
+    if page is not None:
+        both = norm(page_text(doc, page) + "\n" + page_text(doc, page + 1))
+        if q in both and q[:40] in here:
+            return None  # the sentence starts on the cited page and ends on the next
+        for other in range(1, doc.pages + 1):
+            if other != page and q in norm(page_text(doc, other)):
+                return f"quote is on page {other}, cited page {page}: {quote.text[:80]!r}"
+    return f"quote not on cited page {page}: {quote.text[:80]!r}"
+
+
+def heading_problem(doc: ExtractedDocument, section: str) -> str | None:
+    """Why ``section``'s innermost heading is not a real heading of ``doc`` (``None`` when it is)."""
+    if not section.strip():
+        return "no section"
+    last = section.split(" > ")[-1].strip()
+    key = norm(last)
+    headings = {norm(b.text) for b in doc.blocks if b.kind == "heading"}
+    if key not in headings:
+        return f"section {last!r} is not a heading block"
+    cells = {norm(c) for b in doc.blocks if b.kind == "table" for c in b.text.split("|")}
+    if key in cells:
+        return f"section {last!r} is a table cell"
+    if _LIST_MARKER.match(last):
+        return f"section {last!r} is a list item"
+    if last.endswith((",", ";")) or last[:1].islower():
+        return f"section {last!r} is a sentence fragment"
+    pages = {b.page for b in doc.blocks if b.page is not None}
+    on = {b.page for b in doc.blocks if b.page is not None and key in {norm(x) for x in b.text.splitlines()}}
+    if len(pages) >= 4 and len(on) > len(pages) / 2:
+        return f"section {last!r} is a running header on {len(on)} of {len(pages)} pages"
+    return None

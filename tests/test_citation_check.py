@@ -1,0 +1,45 @@
+"""The citation checker of tests/test_citations.py catches what it must (fast, no index)."""
+
+from __future__ import annotations
+
+from core.types import Answer, Block, Citation, ExtractedDocument
+from tests.citation_check import heading_problem, page_problem, quotes
+
+DOC = ExtractedDocument("a.pdf", [
+    *[Block("a.pdf", "Acme Policy Wording", page=p, kind="heading", section="Acme Policy Wording")
+      for p in range(1, 6)],
+    Block("a.pdf", "Exclusions", page=2, kind="heading", section="Exclusions"),
+    Block("a.pdf", "Cataract is excluded for two years.", page=2, section="Exclusions"),
+    Block("a.pdf", "ICSI", page=3, kind="heading", section="Exclusions > ICSI"),
+    Block("a.pdf", "| Procedure | | Limit |\n| --- | --- | --- |\n| ICSI | | 50% |", page=3, kind="table",
+          section="Exclusions > ICSI"),
+    Block("a.pdf", "• Dental", page=4, kind="heading", section="Exclusions > • Dental"),
+    Block("a.pdf", "Claims are paid in 30 days.", page=5, section="Claims"),
+], pages=5)
+
+
+def cite(page: int, section: str = "Exclusions") -> Citation:
+    return Citation("a.pdf", page, section, 1.0)
+
+
+def test_quotes_are_split_at_markers_and_lead_ins() -> None:
+    answer = Answer("Cataract is excluded for two years. [1] | Procedure | Limit | … | ICSI | 50% | [2]",
+                    [cite(2), cite(3)], "extractive")
+    assert [(q.text, q.citation.page) for q in quotes(answer)] == [
+        ("Cataract is excluded for two years.", 2), ("| Procedure | Limit |", 3), ("| ICSI | 50% |", 3)]
+
+
+def test_quote_on_another_page_is_caught() -> None:
+    (ok,) = quotes(Answer("Cataract is excluded for two years. [1]", [cite(2)], "extractive"))
+    (wrong,) = quotes(Answer("Cataract is excluded for two years. [1]", [cite(1)], "extractive"))
+    assert page_problem(DOC, ok) is None
+    assert "page 2, cited page 1" in str(page_problem(DOC, wrong))
+
+
+def test_real_heading_passes_and_fake_ones_are_named() -> None:
+    assert heading_problem(DOC, "Exclusions") is None
+    assert "table cell" in str(heading_problem(DOC, "Exclusions > ICSI"))
+    assert "list item" in str(heading_problem(DOC, "Exclusions > • Dental"))
+    assert "running header" in str(heading_problem(DOC, "Acme Policy Wording"))
+    assert "not a heading" in str(heading_problem(DOC, "Claims"))
+    assert heading_problem(DOC, "") == "no section"
