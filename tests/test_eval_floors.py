@@ -23,14 +23,14 @@ from tests.conftest import QA_DEV, REPO, QAIndex
 pytestmark = pytest.mark.slow
 
 CONTEXT = REPO / "docs" / "eval" / "qa_dev_context.yaml"
-HIT_AT_5_FLOOR = 0.8
-"""Goal 0.9; measured 0.80 (the misses are retrieval's: issue 11 items 4-6, worked on elsewhere)."""
-KEY_FACT_RECALL_FLOOR = 0.56
-"""Goal 0.8; measured 0.569 (was 0.486 before issue 11)."""
-REFUSAL_ACCURACY_FLOOR = 0.66
-"""Goal 0.9; measured 0.667 (unsafe 6/6, not_found 4/9; was 0.533)."""
-MAX_FALSE_REFUSALS = 4
-"""Goal 3 (5 % of 60 answerable items); measured 4 (was 17)."""
+HIT_AT_5_FLOOR = 0.81
+"""Goal 0.9; measured 0.817 after merging main's contextual chunks (0.80 before them)."""
+KEY_FACT_RECALL_FLOOR = 0.51
+"""Goal 0.8; measured 0.514 after the merge (0.569 before it, 0.486 before issue 11): recalibrate."""
+REFUSAL_ACCURACY_FLOOR = 0.73
+"""Goal 0.9; measured 0.733 (unsafe 6/6, not_found 5/9; 0.533 before issue 11)."""
+MAX_FALSE_REFUSALS = 5
+"""Goal 3 (5 % of 60 answerable items); measured 5 after the merge (4 before it, 17 before issue 11)."""
 
 
 @pytest.fixture(scope="module")
