@@ -16,8 +16,12 @@ import logging
 import re
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Protocol
 
-from core.answer.extractive import NOT_FOUND_TEXT
+from core.answer.answer_type import classify
+from core.answer.extractive import NOT_FOUND_TEXT, Assessment
+from core.answer.safety import check as safety_check
 from core.errors import ProviderError
 from core.llm.base import AnswerProvider, Generation, GenerationRequest
 from core.query.condense import condense
@@ -33,8 +37,16 @@ _MARKER = re.compile(r"\[(\d{1,3})\]")
 """A source marker ``[n]`` in an answer's text."""
 
 
+class Assessor(Protocol):
+    """Assesses how answerable a request is (the extractive answerer is one)."""
+
+    def assess(self, request: GenerationRequest) -> Assessment:
+        """Answerability, answer type and signals of ``request``."""
+        ...
+
+
 class PolicyAnswerService:
-    """Retrieval → (rerank) → provider → :class:`Answer`.
+    """Safety check → retrieval → (rerank) → provider → :class:`Answer`.
 
     Args:
         retriever: hybrid retriever (with its optional reranker).
@@ -42,14 +54,18 @@ class PolicyAnswerService:
         condense_follow_ups: rewrite a follow-up into a standalone question from the history before
             retrieval (``answer.condense``).
         rewriter: the LLM rewriter for follow-ups (``None``: the deterministic merge only).
+        assessor: fills ``Answer.answerability`` / ``answer_type`` when the provider that answered
+            reports none (an LLM); ``None`` leaves them as the provider gave them.
     """
 
     def __init__(self, retriever: HybridRetriever, provider: AnswerProvider, *,
-                 condense_follow_ups: bool = True, rewriter: Rewriter | None = None) -> None:
+                 condense_follow_ups: bool = True, rewriter: Rewriter | None = None,
+                 assessor: Assessor | None = None) -> None:
         self.retriever = retriever
         self.provider = provider
         self.condense_follow_ups = condense_follow_ups
         self.rewriter = rewriter
+        self.assessor = assessor
 
     def ask(self, question: str, *, history: Sequence[Turn] = (), scope: Sequence[str] = (ALL,)) -> Answer:
         """Answer ``question`` from documents inside ``scope``; refuses instead of raising."""
@@ -64,11 +80,19 @@ class PolicyAnswerService:
         self, question: str, *, history: Sequence[Turn] = (), scope: Sequence[str] = (ALL,)
     ) -> Iterator[StreamItem]:
         """Yield :class:`Progress` (search, read, answer), the provider's text deltas, then the final
-        :class:`Answer`."""
+        :class:`Answer`. A request the bot must decline (:mod:`core.answer.safety`) is answered with
+        its category's message, before retrieval."""
         t0 = time.perf_counter()
         log.debug("question: %s (scope %s)", question, list(scope))
         yield Progress("search", self.documents_in_scope(scope))
         standalone = self.standalone(question, history)
+        decline = safety_check(question) or (safety_check(standalone) if standalone != question else None)
+        if decline is not None:
+            log.info("declined: %s (rule %s)", decline.category, decline.rule)
+            yield decline.message
+            yield declined_answer(decline.message, decline.category, decline.rule, standalone,
+                                  total_ms=(time.perf_counter() - t0) * 1e3)
+            return
         found = self.retriever.retrieve(standalone, scope)
         yield Progress("read", len(found.chunks))
         request = GenerationRequest(question=standalone, sources=found.chunks, history=tuple(history),
@@ -91,6 +115,8 @@ class PolicyAnswerService:
             generation = Generation(NOT_FOUND_TEXT, (), self.provider.name, found=False)
         if tail := markers.flush():
             yield tail
+        if generation.answerability is None and self.assessor is not None:
+            generation = _assessed(generation, self.assessor.assess(request))
         t2 = time.perf_counter()
         answer = build_answer(generation, found, generation_ms=(t2 - t1) * 1e3, total_ms=(t2 - t0) * 1e3)
         if standalone != question:
@@ -116,10 +142,23 @@ class PolicyAnswerService:
         return out
 
 
+def _assessed(gen: Generation, assessment: Assessment) -> Generation:
+    return replace(gen, answerability=assessment.answerability, answer_type=assessment.answer_type,
+                   signals=dict(assessment.signals))
+
+
+def declined_answer(message: str, category: str, rule: str, question: str, *, total_ms: float) -> Answer:
+    """The :class:`Answer` of a declined request: its category's message, no citations, ``found``
+    False, answerability 0 and ``details`` naming the category and rule."""
+    return Answer(answer=message, citations=[], provider="safety", found=False,
+                  timings_ms={"total": total_ms}, details={"declined": category, "rule": rule},
+                  answerability=0.0, answer_type=classify(question).kind)
+
+
 def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: float, total_ms: float) -> Answer:
     """Assemble the :class:`Answer`: citations are the sources ``gen.cited`` names (numbers outside the
     sources are dropped), in order of first mention, and the text's ``[n]`` markers are renumbered
-    to point into that citation list."""
+    to point into that citation list. A refusal keeps the citations of the closest passages it quotes."""
     sources = found.chunks
     order = cited_order(gen.text, gen.cited, len(sources))
     cited = [sources[n - 1] for n in order]
@@ -134,12 +173,16 @@ def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: floa
     timings = {**found.timings_ms, "generate": generation_ms, "total": total_ms}
     return Answer(
         answer=text,
-        citations=[quoted(to_citation(sc), sc.chunk.text, text) for sc in cited] if gen.found else [],
+        citations=[quoted(to_citation(sc, gen.pages.get(n)), sc.chunk.text, text)
+                   for n, sc in zip(order, cited, strict=True)],
         provider=gen.provider,
         found=gen.found,
         timings_ms=timings,
         details=details,
         retrieved=[to_citation(sc) for sc in sources],
+        answerability=gen.answerability,
+        answer_type=gen.answer_type,
+        signals=dict(gen.signals),
     )
 
 
@@ -192,8 +235,13 @@ class MarkerRenumberer:
         return f"[{self.order.setdefault(n, len(self.order) + 1)}]"
 
 
-def to_citation(sc: ScoredChunk) -> Citation:
-    """The :class:`Citation` of a scored chunk (file, first page, section, score, ids)."""
+def to_citation(sc: ScoredChunk, page: int | None = None) -> Citation:
+    """The :class:`Citation` of a scored chunk (file, page, section, score, ids): ``page`` is the page
+    of the quoted text when the answerer knows it (then the citation names that one page), else the
+    chunk's page span."""
     c = sc.chunk
+    if page is not None:
+        return Citation(file=c.path, page=page, section=c.section, score=sc.score, chunk_id=c.chunk_id,
+                        text_hash=c.text_hash, page_end=page)
     return Citation(file=c.path, page=c.page, section=c.section, score=sc.score,
                     chunk_id=c.chunk_id, text_hash=c.text_hash, page_end=c.page_end)

@@ -7,6 +7,7 @@ folder. Secrets never live in the file: :class:`Secrets` reads them from the env
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
@@ -164,14 +165,31 @@ class RerankSettings(_Section):
 
 
 class AnswerSettings(_Section):
-    """The extractive answerer and the refusal threshold."""
+    """The answer path: the answerability threshold, quoting limits, follow-up condensation.
 
-    min_score: float = Field(0.2, ge=0.0, le=1.0)
-    min_coverage: float = Field(0.5, ge=0.0, le=1.0)
+    ``min_answerability``: answer only when the calibrated answerability (:mod:`core.answer.answerability`)
+    reaches it, else refuse naming what is missing; the default is written by ``policybot eval
+    --calibrate`` (docs/eval/calibration.md). ``min_score`` and ``min_coverage`` are the retired
+    thresholds of the lexical coverage gate: still accepted so old files load, ignored (a WARNING says so).
+    """
+
+    min_answerability: float = Field(0.269, ge=0.0, le=1.0)
+    min_score: float | None = Field(None, ge=0.0, le=1.0)
+    min_coverage: float | None = Field(None, ge=0.0, le=1.0)
     max_sentences: int = Field(6, ge=1, le=20)
     condense: bool = True
     max_context_tokens: int = Field(3000, ge=256)
     max_question_chars: int = Field(1000, ge=100, le=100_000)
+
+    @model_validator(mode="after")
+    def _retired(self) -> AnswerSettings:
+        retired = [k for k in ("min_score", "min_coverage") if getattr(self, k) is not None]
+        if retired:
+            logging.getLogger(__name__).warning(
+                "answer.%s is retired and ignored: answers are gated by answer.min_answerability "
+                "(calibrated by `policybot eval --calibrate`); remove it from the config",
+                " / answer.".join(retired))
+        return self
 
 
 class LLMProviderSettings(_Section):

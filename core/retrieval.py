@@ -49,12 +49,12 @@ from core.query.rewriter import Rewriter
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
 from core.store import Store, path_filter, sql_str
+from core.text import tokenize
 from core.types import Chunk, ScoredChunk
 
 log = logging.getLogger(__name__)
 
 ALL = "**"
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)  # letters and digits; punctuation and FTS syntax split
 
 
 @dataclass(frozen=True)
@@ -81,20 +81,6 @@ class RetrievalResult:
     documents: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
     translations: tuple[str, ...] = ()
-
-
-def normalise(text: str) -> str:
-    """NFKC-normalise (ligatures like "ﬁ" → "fi", full-width digits) and lowercase ``text``."""
-    return unicodedata.normalize("NFKC", text).lower()
-
-
-def tokenize(text: str) -> list[str]:
-    """Keyword tokens: NFKC, lowercase, split at punctuation and whitespace (``_`` splits too).
-
-    ``"Pre-existing (PED)?"`` → ``["pre", "existing", "ped"]``. Matches the full-text index's own
-    tokenizer (lowercase, punctuation split), so query and index agree.
-    """
-    return _TOKEN.findall(normalise(text))
 
 
 def keyword_query(text: str) -> str:
@@ -192,6 +178,7 @@ class HybridRetriever:
         t2 = time.perf_counter()
         asked = " ".join([question, *translations])
         chunks, name = self._rerank(asked, fused, k, vectors[0], named if compare else None)
+        chunks = self._mark_named(question, chunks)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
         log.info("retrieved %d of %d candidates%s (embed %.0f ms, retrieve %.0f ms, rerank %.0f ms)",
@@ -200,6 +187,16 @@ class HybridRetriever:
         return RetrievalResult(chunks, query, timings, name, comparison=compare,
                                documents=documents_of(chunks) if compare else (), named=tuple(named),
                                translations=tuple(translations))
+
+    def _mark_named(self, question: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:
+        """When ``question`` names documents (:meth:`DocumentScoper.named_paths`), each chunk's
+        ``scores["named_doc"]`` is 1.0 if it comes from one of them, else 0.0 (read by the answerer's
+        answerability signals); unchanged when it names none."""
+        named = self.scoper.named_paths(question) if self.scoper is not None else None
+        if not named:
+            return chunks
+        return [ScoredChunk(sc.chunk, sc.score, {**sc.scores, "named_doc": float(sc.chunk.path in named)})
+                for sc in chunks]
 
     def _translations(self, query: str, scope: Sequence[str], named: Sequence[str]) -> list[str]:
         """The question in the scoped documents' language, when it differs from the question's and a
@@ -283,7 +280,8 @@ class HybridRetriever:
 
     def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray) -> list[ScoredChunk]:
         """``pool`` with ``scores["vector"]`` (question/chunk cosine) on every candidate: candidates
-        only the BM25 leg found get it from their stored embeddings (one filtered read, no model call)."""
+        only the BM25 leg found get it from their stored embeddings (one filtered read, no model call),
+        marked ``scores["vector_filled"] = 1`` (the vector leg did not find them: leg agreement)."""
         missing = [sc.chunk.chunk_id for sc in pool if "vector" not in sc.scores]
         if not missing:
             return pool
@@ -293,5 +291,6 @@ class HybridRetriever:
         q = q / (float(np.linalg.norm(q)) or 1.0)
         cos = {r["chunk_id"]: float(np.asarray(r["vector"], dtype=np.float32) @ q) for r in rows}
         return [sc if sc.chunk.chunk_id not in cos else
-                ScoredChunk(sc.chunk, sc.score, {**sc.scores, "vector": cos[sc.chunk.chunk_id]})
+                ScoredChunk(sc.chunk, sc.score,
+                            {**sc.scores, "vector": cos[sc.chunk.chunk_id], "vector_filled": 1.0})
                 for sc in pool]

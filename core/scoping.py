@@ -38,6 +38,7 @@ class DocumentScoper:
         self.store = store
         self._key: frozenset[tuple[str, str]] = frozenset()
         self._catalog: DocumentCatalog | None = None
+        self._families: DocumentCatalog | None = None
 
     def narrow(self, question: str, scope: Sequence[str], allowed: Sequence[str],
                union: bool = False) -> list[str]:
@@ -71,6 +72,16 @@ class DocumentScoper:
         permitted = set(allowed)
         return {t for v in matched_names(question, catalog) if permitted & set(catalog.names[v]) for t in v}
 
+    def named_paths(self, question: str) -> set[str] | None:
+        """Every indexed document that a name in ``question`` covers, company and family names
+        included ("Contoso Electronics" covers every Contoso document), or ``None`` when the question
+        names none. Never narrows retrieval; the answerer uses it to notice an answer taken from a
+        document the question did not name (``scores["named_doc"]``)."""
+        self.catalog()
+        families = self._families
+        paths = detect_scope(question, families) if families is not None else None
+        return set(paths) if paths else None
+
     @staticmethod
     def strip(tokens: Sequence[str], words: set[str]) -> list[str]:
         """``tokens`` without those whose plural fold is in ``words``."""
@@ -83,6 +94,8 @@ class DocumentScoper:
         if self._catalog is None or key != self._key:
             rows = self.store.chunk_rows(where=f"ordinal < {TITLE_CHUNKS}",
                                          columns=["path", "ordinal", "text"])
-            self._catalog = build_catalog(titles_from_chunk_rows(rows))
+            titles = titles_from_chunk_rows(rows)
+            self._catalog = build_catalog(titles)
+            self._families = build_catalog(titles, max_docs=max(1, len(titles)))
             self._key = key
         return self._catalog

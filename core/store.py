@@ -294,11 +294,18 @@ def _chunk_row(c: Chunk, v: np.ndarray) -> dict[str, Any]:
     row = asdict(c)
     row["indexed_text"] = c.indexed_text
     row["vector"] = np.asarray(v, dtype=np.float32).tolist()
+    row["page_breaks"] = [{"offset": o, "page": p} for o, p in c.page_breaks]
     return row
 
 
 def _row_chunk(r: dict[str, Any]) -> Chunk:
-    """A :class:`Chunk` from a row (``context`` is absent in tables older than schema version 6)."""
+    """A :class:`Chunk` from a row (``context`` is absent in tables older than schema version 6,
+    ``page_breaks`` in those older than version 7)."""
     return Chunk(chunk_id=r["chunk_id"], path=r["path"], text=r["text"], page=r["page"],
                  page_end=r["page_end"], section=r["section"], ordinal=r["ordinal"],
-                 text_hash=r["text_hash"], context=r.get("context") or "")
+                 text_hash=r["text_hash"], context=r.get("context") or "", page_breaks=page_breaks(r))
+
+
+def page_breaks(row: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """The ``(offset, page)`` breaks of a chunk row (``()`` when the column is absent or null)."""
+    return tuple((int(b["offset"]), int(b["page"])) for b in row.get("page_breaks") or ())

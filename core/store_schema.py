@@ -41,6 +41,7 @@ def chunks_schema(dimension: int) -> pa.Schema:
         ("text", pa.string()), ("text_hash", pa.string()),
         ("vector", pa.list_(pa.float32(), dimension)),
         ("context", pa.string()), ("indexed_text", pa.string()),
+        ("page_breaks", pa.list_(pa.struct([("offset", pa.int32()), ("page", pa.int32())]))),
     ])
 
 

@@ -124,6 +124,9 @@ class Chunk:
         kinds: the block kinds the chunk was cut from, in order (:data:`BlockKind`, headings left
             out); known when the chunk is made, not stored in the chunks table (the documents row's
             extraction report keeps them, by ordinal).
+        page_breaks: ``(offset, page)`` for every later page the chunk runs on to: the character
+            offset in ``text`` where that page's text starts (so a quoted sentence is cited with its
+            own page, :func:`page_at`); ``()`` for a one-page chunk or an index written before it.
     """
 
     chunk_id: str
@@ -136,6 +139,7 @@ class Chunk:
     text_hash: str
     context: str = ""
     kinds: tuple[str, ...] = ()
+    page_breaks: tuple[tuple[int, int], ...] = ()
 
     @property
     def indexed_text(self) -> str:
@@ -143,6 +147,15 @@ class Chunk:
         ``text`` without context). Contextual retrieval: Anthropic, "Introducing Contextual Retrieval"
         (2024); the same idea as document-title fields in BM25F (Robertson et al., 2004)."""
         return f"{self.context}\n{self.text}" if self.context else self.text
+
+
+def page_at(chunk: Chunk, offset: int) -> int | None:
+    """The page of the character at ``offset`` in ``chunk.text`` (``chunk.page`` when unknown)."""
+    page = chunk.page
+    for start, p in chunk.page_breaks:
+        if start <= offset:
+            page = p
+    return page
 
 
 @dataclass(frozen=True)
@@ -227,10 +240,18 @@ class Answer:
     stale_sources: list[StaleSource] = field(default_factory=list)
     """Cited documents whose latest version could not be read (the answer uses the previous one)."""
 
+    answerability: float | None = None
+    """Calibrated probability in [0, 1] that the policies answer the question (``None``: not assessed)."""
+    answer_type: str = ""
+    """The question's expected answer type (money, duration, phone, yes_no, …; ``""`` when unknown)."""
+    signals: dict[str, float] = field(default_factory=dict)
+    """The answerability inputs (eval and calibration; not shown)."""
+
     def to_json(self) -> dict[str, object]:
         """The CLI contract: ``{"answer", "citations": [{"file","page","section","score"}],
         "provider", "cached", "timings_ms"}`` plus extra keys (``found``, ``details``,
-        ``stale_sources``: ``[{"file", "changed_at", "reason"}]``)."""
+        ``stale_sources``: ``[{"file", "changed_at", "reason"}]``, ``answerability`` — a number in
+        [0, 1] or null —, ``answer_type``)."""
         return {
             "answer": self.answer,
             "citations": [
@@ -243,4 +264,6 @@ class Answer:
             "found": self.found,
             "details": dict(self.details),
             "stale_sources": [s.to_json() for s in self.stale_sources],
+            "answerability": None if self.answerability is None else round(self.answerability, 4),
+            "answer_type": self.answer_type,
         }

@@ -274,8 +274,15 @@ def make_chunk(path: str, ordinal: int, units: list[Unit]) -> Chunk:
     Its section and first page are those of its first body unit: a heading at the foot of the
     previous page does not move the citation a page early. ``page_end`` covers every unit, a
     sentence continued on the next page included; ``kinds`` lists its units' kinds once each, in
-    order (headings left out)."""
+    order (headings left out); ``page_breaks`` the offsets where its text moves on to a later page."""
     text = join_units(units)
+    breaks, offset, current = [], 0, None
+    for i, u in enumerate(units):
+        offset += len(u.sep) if i else 0
+        if u.page is not None and current is not None and u.page != current:
+            breaks.append((offset, u.page))
+        current = u.page if u.page is not None else current
+        offset += len(u.text)
     body = [u for u in units if u.kind != "heading"] or units
     pages = [u.page for u in body if u.page is not None]
     ends = [p for u in units for p in (u.page, u.page_end) if p is not None]
@@ -283,4 +290,5 @@ def make_chunk(path: str, ordinal: int, units: list[Unit]) -> Chunk:
     return Chunk(chunk_id=chunk_id(path, ordinal, text), path=path, text=text,
                  page=min(pages) if pages else None, page_end=max(ends) if ends else None,
                  section=body[0].section, ordinal=ordinal,
-                 text_hash=hashlib.sha256(text.encode()).hexdigest(), kinds=kinds)
+                 text_hash=hashlib.sha256(text.encode()).hexdigest(), kinds=kinds,
+                 page_breaks=tuple(breaks))

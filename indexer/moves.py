@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from core.store import DocumentRecord, Store, sql_str
+from core.store import DocumentRecord, Store, page_breaks, sql_str
 from core.types import Chunk
 from indexer.chunker import chunk_id
 from indexer.names import same_name
@@ -80,7 +80,8 @@ def moved_chunks(store: Store, src: str, dst: str) -> tuple[list[Chunk], np.ndar
     rows = sorted(store.chunk_rows(f"path = {sql_str(src)}"), key=lambda r: r["ordinal"])
     chunks = [Chunk(chunk_id=chunk_id(dst, r["ordinal"], r["text"]), path=dst, text=r["text"],
                     page=r["page"], page_end=r["page_end"], section=r["section"], ordinal=r["ordinal"],
-                    text_hash=r["text_hash"], context=r.get("context") or "") for r in rows]
+                    text_hash=r["text_hash"], context=r.get("context") or "",
+                    page_breaks=page_breaks(r)) for r in rows]
     vectors = np.asarray([r["vector"] for r in rows], dtype=np.float32)
     return chunks, vectors
 

@@ -168,14 +168,19 @@ class App:
         return make_reranker(self.settings.rerank, embedder=self.embedder)
 
     @cached_property
+    def extractive(self) -> ExtractiveAnswerer:
+        """The extractive answerer: the provider without LLMs, the chain's last link, and the assessor
+        of answerability for LLM answers."""
+        return ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary)
+
+    @cached_property
     def provider(self) -> AnswerProvider:
         """The answer provider: the LLM chain when ``llm.providers`` is set, else the extractive one."""
-        extractive = ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary)
         if not self.settings.llm.providers:
-            return extractive
+            return self.extractive
         from core.llm.chain import make_chain
 
-        chain: AnswerProvider = make_chain(self.settings, self.secrets, fallback=extractive)
+        chain: AnswerProvider = make_chain(self.settings, self.secrets, fallback=self.extractive)
         return chain
 
     def check_index_compatible(self) -> None:
@@ -202,7 +207,8 @@ class App:
                                     reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper,
                                     translator=rewriter)
         return PolicyAnswerService(retriever, self.provider, rewriter=rewriter,
-                                   condense_follow_ups=self.settings.answer.condense)
+                                   condense_follow_ups=self.settings.answer.condense,
+                                   assessor=self.extractive if self.settings.llm.providers else None)
 
     @cached_property
     def answers(self) -> AnswerService:

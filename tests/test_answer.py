@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.answer.extractive import NOT_FOUND_TEXT, ExtractiveAnswerer
+from core.answer.extractive import ExtractiveAnswerer
 from core.answer.safety import unsafe_rule
 from core.answer.sentences import split_units
 from core.answering import MarkerRenumberer, PolicyAnswerService, build_answer, cited_order, renumber
@@ -38,9 +38,12 @@ def test_extractive_cites_the_second_source_when_it_answers() -> None:
     assert list(gen.cited) == [2] and "25 days" in gen.text
 
 
-def test_extractive_refuses_below_threshold() -> None:
-    gen = _ask("Can I bring my dog to work?", GRACE)
-    assert not gen.found and gen.text == NOT_FOUND_TEXT and list(gen.cited) == []
+def test_extractive_refusal_quotes_the_closest_passage_with_its_citation() -> None:
+    sources = [scored(GRACE)]
+    gen = ExtractiveAnswerer(AnswerSettings(min_answerability=1.0)).generate(
+        GenerationRequest("Can I bring my dog to work?", sources))
+    assert not gen.found and "closest passages" in gen.text and "thirty days" in gen.text
+    assert list(gen.cited) == [1] and "[1]" in gen.text
 
 
 def test_extractive_refuses_without_sources() -> None:
@@ -80,12 +83,6 @@ def test_extractive_limits_sentences() -> None:
     gen = ExtractiveAnswerer(AnswerSettings(max_sentences=2)).generate(
         GenerationRequest("leave type staff rule 1 2 3 4 5", [scored(text)]))
     assert gen.text.count("[1]") <= 2
-
-
-def test_extractive_declines_fraud_request() -> None:
-    gen = _ask("How can I change the dates on my hospital bill so my claim looks like it happened "
-               "after the waiting period ended?", GRACE)
-    assert not gen.found and "can't help" in gen.text and list(gen.cited) == []
 
 
 @pytest.mark.parametrize("question", [
@@ -299,20 +296,22 @@ def test_extractive_definition_with_a_glued_clause_number_wins() -> None:
     assert gen.text.startswith("2.22Hospital means")
 
 
-def _ask_gated(question: str, *texts: str) -> Generation:
-    sources = [scored(t, ordinal=i) for i, t in enumerate(texts)]
-    settings = AnswerSettings(min_score=0.05, min_coverage=0.5, max_sentences=4)
-    return ExtractiveAnswerer(settings, FakeEmbedder()).generate(GenerationRequest(question, sources))
+def test_a_value_question_is_refused_when_the_only_value_is_a_placeholder() -> None:
+    gen = _ask("What phone number do I call to make a claim?",
+               "Contact Information. For claims, please contact: Claims Helpline: [Claims Contact Number]")
+    assert not gen.found and gen.answerability == 0.0 and gen.answer_type == "phone"
+    assert "does not state the phone number" in gen.text and "[Claims Contact Number]" in gen.text
 
 
-def test_gate_declines_filler_word_matches_when_the_asked_thing_is_never_mentioned() -> None:
-    gen = _ask_gated("Am I allowed to bring my dog to the office?",
-                     "Doctors are allowed examinations of patients.",
-                     "Office furniture needs approval from People Ops.")
-    assert not gen.found
+def test_a_plan_the_sources_do_not_have_is_named_in_the_refusal() -> None:
+    gen = _ask("What is the room rent limit under Plan D?",
+               "Room rent for Plan A is capped at 1% of the sum insured per day.",
+               "Room rent for Plan B is payable up to the sum insured.")
+    assert not gen.found and "does not mention Plan D" in gen.text
 
 
-def test_gate_answers_when_the_sources_mention_every_content_word() -> None:
-    gen = _ask_gated("Am I allowed to bring my dog to the office?",
-                     "You are allowed to bring your dog to the office on Fridays.")
-    assert gen.found
+def test_a_value_question_leads_with_the_unit_holding_the_value() -> None:
+    gen = _ask("How many days do I have to submit my expense receipts?",
+               "Expense receipts must be submitted through the online expense tool by each employee.",
+               "Submit them within 30 days of the trip.")
+    assert gen.found and gen.text.startswith("Submit them within 30 days") and gen.answer_type == "duration"

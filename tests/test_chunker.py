@@ -11,7 +11,7 @@ import pytest
 
 from core.config import ChunkingSettings, Settings
 from core.embedder import resolve_model_path
-from core.types import Block, ExtractedDocument
+from core.types import Block, ExtractedDocument, page_at
 from indexer.chunker import Chunker
 from indexer.extract import extract_file
 
@@ -111,6 +111,15 @@ def test_chunk_spanning_pages_keeps_first_and_last_page() -> None:
     (chunk,) = Chunker(ChunkingSettings(), words, 254).chunk(
         ExtractedDocument(path="a.pdf", blocks=blocks, pages=4))
     assert (chunk.page, chunk.page_end) == (3, 4)
+
+
+def test_chunk_spanning_pages_records_where_each_later_page_starts() -> None:
+    blocks = [Block("a.pdf", "End of clause one.", page=3), Block("a.pdf", "Start of two.", page=4)]
+    (chunk,) = Chunker(ChunkingSettings(), words, 254).chunk(
+        ExtractedDocument(path="a.pdf", blocks=blocks, pages=4))
+    ((offset, page),) = chunk.page_breaks
+    assert page == 4 and chunk.text[offset:].startswith("Start of two.")
+    assert page_at(chunk, 0) == 3 and page_at(chunk, offset) == 4
 
 
 def test_new_section_starts_a_new_chunk_with_its_heading() -> None:

@@ -59,6 +59,14 @@ def test_updated_chunk_text_replaces_the_old_one(store: Store) -> None:
     assert found(store, "pelican") == {"a.md#0"}
 
 
+def test_page_breaks_of_a_chunk_survive_the_round_trip(store: Store) -> None:
+    two_pages = replace(chunk("d.pdf", 0, "ocelot on page three. ocelot on page four."), page=3, page_end=4,
+                        page_breaks=((22, 4),))
+    store.replace_chunks("d.pdf", [two_pages], vecs(1))
+    (got, _), = store.keyword_search("ocelot", 10)
+    assert got.page_breaks == ((22, 4),) and found(store, "zebra") == {"a.md#0", "b.md#0"}
+
+
 def test_optimize_compacts_and_keeps_search_results(store: Store) -> None:
     for i in range(5):
         store.replace_chunks(f"x{i}.md", [chunk(f"x{i}.md", 0, f"walrus{i} zebra")], vecs(1))

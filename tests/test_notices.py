@@ -21,24 +21,27 @@ from typer.testing import CliRunner
 from bot.render import render_answer
 from core.answer.extractive import ExtractiveAnswerer
 from core.answering import PolicyAnswerService
-from core.config import Settings
+from core.config import AnswerSettings, Settings
 from core.embedder import FakeEmbedder
 from core.notices import FixedGuesser, LangidGuesser, NoticedAnswerService
 from core.retrieval import HybridRetriever
 from core.types import Answer, Citation, StaleSource
 from policybot.cli import cli
 from tests.cli_helpers import LEAVE, REPO, policy_folder, write_config
-from tests.retrieval_helpers import ANSWER, RETRIEVAL, add_document, new_store
+from tests.retrieval_helpers import RETRIEVAL, add_document, new_store
 
 GERMAN = "Wie viele Wochen Elternzeit bekommen Mütter nach der Geburt?"
 
 
-def _noticed(tmp_path: Path, guesser: FixedGuesser | None = None, docs: bool = True) -> NoticedAnswerService:
+def _noticed(tmp_path: Path, guesser: FixedGuesser | None = None, docs: bool = True,
+             bar: float = 0.0) -> NoticedAnswerService:
+    """The service under test; ``bar`` is ``answer.min_answerability`` (0: answer whatever the gates pass)."""
     store, emb = new_store(tmp_path), FakeEmbedder()
     if docs:
         add_document(store, emb, "hr/leave.md",
                      ["Mothers get 26 weeks of paid parental leave after the birth."])
-    service = PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL), ExtractiveAnswerer(ANSWER))
+    answerer = ExtractiveAnswerer(AnswerSettings(min_answerability=bar))
+    service = PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL), answerer)
     return NoticedAnswerService(service, store, Settings(), guesser or FixedGuesser("en"))
 
 
@@ -65,7 +68,8 @@ def test_over_long_message_without_a_question_says_the_limit(tmp_path: Path) -> 
 
 
 def test_question_in_an_uncovered_language_says_so(tmp_path: Path) -> None:
-    answer = _noticed(tmp_path, FixedGuesser("de", 0.99)).ask(GERMAN)
+    # a refusal is forced (bar 0.99): the test is about the notice a refusal carries
+    answer = _noticed(tmp_path, FixedGuesser("de", 0.99), bar=0.99).ask(GERMAN)
     assert not answer.found and "German" in answer.answer and "multilingual" in answer.answer
     assert "embedding.languages" in answer.answer
 

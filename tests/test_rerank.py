@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from core.calibration import load_calibration
 from core.config import RerankSettings, Settings
 from core.embedder import FakeEmbedder
 from core.rerank import FakeReranker, OfflineReranker, PassthroughReranker, make_reranker, rescore
@@ -111,10 +112,13 @@ def test_offline_reranker_ranks_the_answering_chunk_first() -> None:
     assert ids(out)[0] == "c1" and all(0.0 <= c.score <= 1.0 for c in out)
 
 
-def test_offline_reranker_score_is_the_weighted_sum_of_its_features() -> None:
+def test_offline_reranker_score_is_the_platt_scaled_weighted_sum_of_its_features() -> None:
     out = OfflineReranker(FakeEmbedder()).rerank("maternity coverage", cands(), 1)
     s = out[0].scores
-    assert s["rerank"] == pytest.approx(sum(w * s[k] for k, w in WEIGHTS.items()))
+    assert s["rerank_raw"] == pytest.approx(sum(w * s[k] for k, w in WEIGHTS.items()))
+    platt = load_calibration().reranker
+    assert platt is not None, "core/calibration.json has no reranker scaling: run policybot eval --calibrate"
+    assert s["rerank"] == pytest.approx(platt.probability({"raw": s["rerank_raw"]}))
 
 
 def test_offline_reranker_uses_retrieval_cosine_without_embedding() -> None:

@@ -27,6 +27,13 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
 _INLINE_ITEM = re.compile(r"\s+(?=(?:[a-z]|[ivx]{1,4})[.)]\s+[A-Z(])|\s+(?=\.\s+[A-Z])")
 """Where a list was flattened into one line ("… period a. Cataract b. Hernia", "… . The organ …")."""
 _LOST_MARKER = re.compile(r"^[.,;]\s+")
+_SMALL_WORDS = "of|and|the|for|to|in|on|a|an|or|with|under|by|at|from|per|&"
+_HEADING_LINE = re.compile(
+    rf"^(?:\d{{1,2}}(?:\.\d{{1,2}}){{0,4}}\.?\s*)?(?:[A-Z][\w'’/()-]*|\d+)(?:\s+(?:[A-Z][\w'’/()-]*|\d+|{_SMALL_WORDS})){{0,8}}$")
+"""A heading line: up to nine words, each capitalised (or a number or a small word), optionally after a
+clause number ("3.1.8 Hospital Cash"), with no closing punctuation."""
+_SUBCLAUSE = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,4}\.?\s")
+"""A multi-level clause number: such a title line is a heading, where "4. Cataract" is a list item."""
 """A list marker lost in extraction leaves its dot; such a line becomes a bullet item."""
 _ABBREV_END = re.compile(
     r"(?:^|\s)(?:co|ltd|no|nos|rs|inr|dr|mr|mrs|ms|st|vs|viz|approx|incl|excl|cl|art|sec|e\.g|i\.e)\.$",
@@ -43,8 +50,10 @@ class Unit:
         text: the sentence, list item or table row (whitespace collapsed).
         source: 1-based number of the source (chunk) it comes from.
         position: 0-based order within the source.
-        lead: the heading or lead-in the unit belongs to (``""`` when none).
-        kind: ``"sentence"``, ``"item"`` or ``"row"``.
+        lead: the lead-in of a list item, the header row of a table row, the heading line above a
+            sentence (``""`` when none).
+        kind: ``"sentence"``, ``"item"``, ``"row"`` or ``"heading"`` (a title line; the lead of the
+            sentences under it, never quoted).
     """
 
     text: str
@@ -58,7 +67,7 @@ def split_units(text: str, source: int) -> list[Unit]:
     """Answer units of one chunk's ``text``, in reading order (shapes: see :class:`Unit`)."""
     units: list[Unit] = []
     for block, kind in _blocks(text):
-        pieces = [block] if kind == "row" else _sentences(block)
+        pieces = [block] if kind in ("row", "heading") else _sentences(block)
         for piece in pieces:
             clean = " ".join(piece.split())
             if len(re.findall(r"[^\W_]", clean)) < 3:
@@ -83,18 +92,28 @@ def _blocks(text: str) -> list[tuple[str, str]]:
             if len(cells) != 1:
                 continue
             line = cells[0]  # a one-cell row is wrapped text that a layout table detector boxed in
+        if is_furniture(Unit(line, 0, 0)):
+            continue  # a page-number or letterhead line left by the header/footer filter
         for piece in _INLINE_ITEM.split(line):
             _add_line(blocks, _LOST_MARKER.sub("• ", piece.strip()))
     return [(b, k) for b, k in blocks if k != "break" and b]
 
 
 def _add_line(blocks: list[tuple[str, str]], line: str) -> None:
-    """Start a new block at a list item or after a clause end; else continue the previous one."""
+    """Start a new block at a list item, after a clause end, at a heading line after a sentence end,
+    and after a heading line when the next line starts a sentence; else continue the previous block.
+    (A block kept as ``heading`` becomes a unit of its own, which :func:`is_heading` leaves unquoted.)"""
     if not line:
         return
     starts = _ITEM.match(line) is not None
     prev = blocks[-1] if blocks else ("", "break")
-    if starts or prev[1] in ("break", "row") or prev[0].endswith((":", ";")):
+    fresh = prev[1] in ("break", "row", "heading") or prev[0].endswith((":", ";"))
+    if prev[1] == "heading" and not re.match(r"[A-Z0-9\"“(•]", line):
+        blocks[-1] = (f"{prev[0]} {line}", "sentence")  # a title-case line that wraps into a sentence
+    elif _HEADING_LINE.match(line) and (not starts or _SUBCLAUSE.match(line)) and (
+            fresh or prev[0].endswith((".", "?", "!"))):
+        blocks.append((line, "heading"))
+    elif starts or fresh:
         blocks.append((line, "item" if starts else "sentence"))
     else:
         blocks[-1] = (f"{prev[0]} {line}", prev[1])
@@ -124,9 +143,48 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
 
 
 def is_heading(unit: Unit) -> bool:
-    """A heading or lead-in fragment: under 5 words, or under 12 words ending with ``:``."""
+    """A heading or lead-in fragment: a heading line, under 5 words, or under 12 words ending with ``:``."""
     words = len(re.findall(r"[^\W_]+", unit.text))
-    return words < 5 or (words < 12 and unit.text.endswith(":"))
+    return unit.kind == "heading" or words < 5 or (words < 12 and unit.text.endswith(":"))
+
+
+_PAGE_LINE = re.compile(r"^\W*(?:page\W{0,3}\d+(?:\s+of\s+\d+)?\b|(?:\d+\s*/\s*\d+|\d+|[ivxlc]+)\W*$)",
+                        re.IGNORECASE)
+_PAGE_OF = re.compile(r"\bpage\s+\d+\s+of\s+\d+\b", re.IGNORECASE)
+_MARKERS = re.compile(
+    r"\b(?:UIN|CIN|IRDAI?\s+Reg(?:n|istration)?\.?\s*No|Regd\.?\s+Office|Registered\s+Office|Corporate\s+Office|"
+    r"Corporate\s+Identity\s+Number|All\s+rights\s+reserved|Copyright|©)\b", re.IGNORECASE)
+
+
+_CODE_TOKEN = re.compile(r"^(?:(?=(?:.*?[a-z][A-Z]){2})[A-Za-z\d]{6,}"
+                         r"|(?=(?:.*?(?:[A-Za-z]\d|\d[A-Za-z])){2})[A-Za-z\d]{7,})$")
+"""A token that is no word: small letters and capitals switching twice or more ("PiMdiliPlPli"; a
+CamelCase name such as "PerksPlus" switches once), or letters and digits switching twice
+("UINNICHLIP25039V032425", "NTKlk700156") — what a PDF's letterhead or stamp extracts as."""
+
+
+def is_furniture(unit: Unit) -> bool:
+    """Page furniture the header/footer filter let through: a page-number line ("Page | 25 …", "3/25"),
+    a short line (under 25 words) with a registration code, registered-office or copyright marker, a
+    line under 60 words with two or more such markers (a letterhead), or a unit where more than one
+    with three or more code-like non-words, or one and a "Page N of M" (a stamp or letterhead
+    extracted as gibberish)."""
+    tokens = re.findall(r"[^\W_]+", unit.text)
+    words = len(tokens)
+    markers = len(_MARKERS.findall(unit.text))
+    codes = sum(_CODE_TOKEN.match(t) is not None for t in tokens)
+    return words < 25 and (_PAGE_LINE.search(unit.text) is not None or markers > 0) or (
+        words < 60 and markers >= 2) or codes >= 3 or (codes >= 1 and _PAGE_OF.search(unit.text) is not None)
+
+
+def unit_offset(text: str, unit: Unit) -> int | None:
+    """Where ``unit`` starts in its chunk's ``text`` (its first words, whatever whitespace and table
+    pipes lie between them), ``None`` when it cannot be found."""
+    words = re.findall(r"[^\W_]+", unit.text)[:6]
+    if not words:
+        return None
+    m = re.search(r"[\W_]+".join(map(re.escape, words)), text)
+    return m.start() if m else None
 
 
 def list_items(units: list[Unit], intro: Unit, limit: int = 8) -> list[Unit]:
@@ -165,7 +223,12 @@ def _continues_item(unit: Unit) -> bool:
 
 def _with_leads(units: list[Unit]) -> list[Unit]:
     out: list[Unit] = []
+    heading = ""
     for i, u in enumerate(units):
+        if u.kind == "heading":  # the lead of the sentences under it (scored with them, never quoted)
+            heading = u.text
+            out.append(u)
+            continue
         kind = "" if u.kind == "row" else marker_kind(u.text)
         lead = ""
         if u.kind == "row":  # a table row's lead is the table's header row
@@ -183,5 +246,7 @@ def _with_leads(units: list[Unit]) -> list[Unit]:
             lead = _colon_lead(units[:i])
         elif _continues_item(u) and out:  # "However, …" after "2. Delivery within …": same item
             lead = out[-1].lead
+        else:
+            lead = heading
         out.append(Unit(u.text, u.source, u.position, lead, "item" if kind else u.kind))
     return out

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.cache.numbers import Quantity, quantities, same_quantities
+from core.text import SMALL_NUMBERS
 
 GUARDS = ("scope", "numbers", "names", "negation", "contrast")
 """Guard names, in the order they are checked; each is also a miss reason."""
@@ -49,8 +50,8 @@ _NEGATION = re.compile(
     r"excluding|exclusion|exclusions|except|prohibited|forbidden|disallowed|ineligible|uncovered|"
     r"isn't|aren't|wasn't|weren't|don't|doesn't|didn't|won't|can't|couldn't|shouldn't|wouldn't|"
     r"haven't|hasn't)\b")
-_NUM_WORD = (r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|"
-             r"seventy|eighty|ninety)")
+_NUM_WORD = rf"(?:\d|{'|'.join(sorted(SMALL_NUMBERS, key=len, reverse=True))})"
+"""A number after "over"/"under" ("over thirty"): digits or a number word (:mod:`core.text`)."""
 CONTRASTS: tuple[tuple[bool, tuple[str, ...]], ...] = (
     # (strict, poles). strict: both questions must name the same poles (naming none is a pole too);
     # lenient: a conflict only when both name poles and they differ.

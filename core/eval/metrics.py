@@ -13,38 +13,24 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from core.eval.dataset import QASource
-from core.query.text import words_value
+from core.text import normalise, normalise_numbers
 from core.types import Citation
 
-_UNIT_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen"
-)
-_TEN_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
-_UNITS = {w: i for i, w in enumerate(_UNIT_WORDS.split())}
-_TENS = {w: 10 * (i + 2) for i, w in enumerate(_TEN_WORDS.split())}
-_SCALES = {"hundred": 100, "thousand": 1000}
-_NUM = "|".join(sorted([*_UNITS, *_TENS, *_SCALES], key=len, reverse=True))
-_NUM_RUN = re.compile(rf"\b(?:{_NUM})(?:(?:\s+|-|(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+)(?:{_NUM}))*\b")
-_DIGIT_SCALE = re.compile(r"\b(\d+)\s+(hundred|thousand)\b")
 _DASHES = str.maketrans({"–": "-", "—": "-", "‑": "-", "‐": "-", "’": "'", "‘": "'", "“": '"', "”": '"'})
 _DROP = re.compile(r"[()\[\]{},;:!?\"'*|#~<>`]")
 
 
 def normalise_text(text: str) -> str:
     """Canonical form for key-fact matching (see the module docstring): NFKC, lowercase, number
-    words → digits, no thousands separators or trailing ".00", "per cent" → "%", punctuation other
-    than ``$ % . - / @ +`` (and dots outside numbers) → space, single spaces."""
-    t = unicodedata.normalize("NFKC", text).lower().translate(_DASHES)
-    t = re.sub(r"(?<=\d),(?=\d)", "", t)
-    t = _DIGIT_SCALE.sub(lambda m: str(int(m.group(1)) * _SCALES[m.group(2)]), t)
-    t = _NUM_RUN.sub(lambda m: str(words_value(m.group(0))), t)
+    words → digits (:func:`core.text.normalise_numbers`), no thousands separators or trailing ".00",
+    "per cent" → "%", punctuation other than ``$ % . - / @ +`` (and dots outside numbers) → space,
+    single spaces."""
+    t = normalise_numbers(normalise(text).translate(_DASHES))
     t = re.sub(r"(\d)\.0+(?!\d)", r"\1", t)
     t = re.sub(r"\s*\b(?:per\s*cent|percent)\b", "%", t)
     t = re.sub(r"(\d)\s+%", r"\1%", t)

@@ -19,7 +19,8 @@ def _r(x: float | int | None) -> float | int | None:
 def item_record(r: ItemResult) -> dict[str, Any]:
     """One item as JSON: id, kind, question, follow_up_of, found, provider, answer, facts found /
     missed, key_fact_recall, first_relevant_rank, hit@k, nDCG@5, refusal_correct, retrieved
-    (file, page, score), timings_ms, reranker, error."""
+    (file, page, score), citations (file, page, section), timings_ms, reranker, answerability,
+    answer_type, signals, error."""
     a = r.answer
     return {
         "id": r.item.id, "kind": r.item.kind, "question": r.item.question,
@@ -33,8 +34,13 @@ def item_record(r: ItemResult) -> dict[str, Any]:
         "refusal_correct": r.refusal_correct,
         "retrieved": [{"file": c.file, "page": c.page, "score": round(c.score, 4)}
                       for c in (a.retrieved if a else [])],
+        "citations": [{"file": c.file, "page": c.page, "section": c.section}
+                      for c in (a.citations if a else [])],
         "timings_ms": {k: round(v, 1) for k, v in (a.timings_ms.items() if a else [])},
         "reranker": a.details.get("reranker") if a else None,
+        "answerability": a.answerability if a else None,
+        "answer_type": a.answer_type if a else None,
+        "signals": {k: round(v, 4) for k, v in a.signals.items()} if a else {},
         "error": r.error,
     }
 

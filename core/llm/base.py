@@ -5,7 +5,7 @@ The fallback chain is itself an :class:`AnswerProvider`: same interface, tries e
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -44,6 +44,12 @@ class Generation:
         found: False for "not in the policies" and for declined (unsafe) requests.
         score: the provider's confidence in 0..1 when it has one (the extractive answerer does).
         attempts: providers tried before this one, with their failure reasons (chain only).
+        answerability: calibrated probability in [0, 1] that the sources answer the question (the
+            extractive answerer's; ``None`` when the provider has none).
+        answer_type: the question's expected answer type (:mod:`core.answer.answer_type`), ``""`` if unknown.
+        signals: the answerability inputs (:mod:`core.answer.answerability`), for eval and calibration.
+        pages: source number → the page its quoted text is on (extractive answers); a cited source
+            not in it is cited with its chunk's first page.
     """
 
     text: str
@@ -52,6 +58,10 @@ class Generation:
     found: bool = True
     score: float | None = None
     attempts: Sequence[str] = field(default_factory=tuple)
+    answerability: float | None = None
+    answer_type: str = ""
+    signals: Mapping[str, float] = field(default_factory=dict)
+    pages: Mapping[int, int | None] = field(default_factory=dict)
 
 
 class AnswerProvider(Protocol):

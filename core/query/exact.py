@@ -29,6 +29,7 @@ from typing import Literal
 
 from core.query.definition import defined_term, definition_pattern
 from core.query.text import GENERIC_WORDS, STOPWORDS, fold, normalise_numbers, word_list
+from core.text import SCALES, SMALL_NUMBERS
 from core.types import ScoredChunk
 
 log = logging.getLogger(__name__)
@@ -143,10 +144,9 @@ def _number_terms(q: str) -> list[ExactTerm]:
     return terms
 
 
-_NUMBER_WORD_ALT = "|".join(sorted(word_list(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand "
-    "lakh lakhs million crore crores"), key=len, reverse=True))
+_NUMBER_WORD_ALT = "|".join(sorted((w for w in [*SMALL_NUMBERS, *SCALES] if len(w) > 2), key=len,
+                                   reverse=True))
+"""Number and scale words (:mod:`core.text`), for spotting a spelled-out amount in a question."""
 _NUMERIC_PHRASE = re.compile(
     r"(?:(?:rs\.?|inr|₹|\$|usd|chf|eur|€|£|gbp)\s*)?"
     rf"(?:(?<![\w.])\d[\d,]*(?:\.\d+)?|\b(?:{_NUMBER_WORD_ALT})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WORD_ALT}))*\b)"

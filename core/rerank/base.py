@@ -7,13 +7,11 @@ objects, so every implementation sorts, truncates and records per-stage scores t
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from core.text import terms
 from core.types import ScoredChunk
-
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 class Reranker(Protocol):
@@ -83,9 +81,8 @@ def sigmoid(x: float) -> float:
     return z / (1.0 + z)
 
 
-def words(text: str) -> list[str]:
-    """Lowercase letter/digit runs of ``text``; thousands separators dropped ("40,000" → "40000")."""
-    return _WORD.findall(re.sub(r"(?<=\d)[,'](?=\d)", "", text.lower()))
+words = terms
+"""Matching tokens of a passage (:func:`core.text.terms`: "Rs 40,000" → ``["rs", "40000"]``)."""
 
 
 class PassthroughReranker:

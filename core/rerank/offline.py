@@ -23,7 +23,11 @@ Features of each candidate, each in [0, 1]:
   plan and product names, a definition question's "X means"; :func:`core.query.exact.boost_terms`)
   found in the passage.
 
-``score = Σ w_f · f`` with :data:`WEIGHTS` (sum 1), so the score is in [0, 1].
+``raw = Σ w_f · f`` with :data:`WEIGHTS` (sum 1), so ``raw`` is in [0, 1] (``scores["rerank_raw"]``).
+The score is ``raw`` after Platt scaling, ``σ(a · raw + b)`` (:mod:`core.calibration`, fitted by
+``policybot eval --calibrate`` on whether a candidate covers a gold source page): the probability
+that the passage is relevant, comparable across questions. Monotone, so the ranking is the same.
+Words are :func:`core.text.content_terms` (the one text module).
 """
 
 from __future__ import annotations
@@ -37,10 +41,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from core.bm25 import bm25_scores as bm25_scores_raw
+from core.bm25 import scaled
+from core.calibration import load_calibration
 from core.embedder import Embedder, embed_queries
 from core.query.exact import exact_match_boost
 from core.rerank.base import rescore, words
 from core.rerank.cross_encoder import passage_text
+from core.text import content_terms as text_content_terms
 from core.types import ScoredChunk
 
 log = logging.getLogger(__name__)
@@ -50,20 +58,9 @@ WEIGHTS = {"rerank_vec": 0.40, "rerank_bm25": 0.15, "rerank_unit": 0.20, "rerank
 """Feature weights (sum 1); tuned on qa_dev.yaml's hit@5/MRR, see docs/benchmarks.md."""
 MAX_SENTENCES = 40
 CACHE_SIZE = 4096
-BM25_K1 = 1.2
-BM25_B = 0.75
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _EMPTY_FIRST_CELL = re.compile(r"\|\s*\|")
 _TABLE_RULE = re.compile(r"\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*")
-_STOPWORDS_TEXT = (
-    "a an and are as at be been being but by can could did do does for from had has have how i if in "
-    "into is it its may me my no not of on or our per shall should so than that the their them then "
-    "there these they this those to under up was we were what when where which who whom why will "
-    "with would you your am any"
-)
-STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
-
-
 def sentences(text: str) -> list[str]:
     """Split ``text`` into scoring units: sentences of prose (at ``.!?;`` and line breaks) and, for
     GitHub-markdown tables, one unit per row prefixed with the table's header (a row alone, e.g.
@@ -96,18 +93,9 @@ def sentences(text: str) -> list[str]:
     return kept or [text]
 
 
-def stem(term: str) -> str:
-    """Crude English plural folding: "deliveries" → "delivery", "claims" → "claim"."""
-    if len(term) > 4 and term.endswith("ies"):
-        return term[:-3] + "y"
-    if len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
-        return term[:-1]
-    return term
-
-
 def content_terms(text: str) -> set[str]:
-    """Stemmed, lowercase words of ``text`` minus English stop words."""
-    return {stem(w) for w in words(text) if w not in STOPWORDS}
+    """Stemmed content terms of ``text`` (:func:`core.text.content_terms`), as a set."""
+    return set(text_content_terms(text))
 
 
 def _idf(terms: set[str], bags: Sequence[set[str]]) -> dict[str, float]:
@@ -139,20 +127,10 @@ def unit_coverage(question: str, passages: Sequence[str]) -> list[float]:
 
 
 def bm25_scores(question: str, passages: Sequence[str]) -> list[float]:
-    """Okapi BM25 (k1 = 1.2, b = 0.75) of the question's content terms over ``passages``, divided by
-    the best passage's score (so in [0, 1]; all zero when nothing matches)."""
-    q = content_terms(question)
-    docs = [[stem(w) for w in words(p)] for p in passages]
-    if not q or not docs:
-        return [0.0] * len(passages)
-    avg = sum(len(d) for d in docs) / len(docs) or 1.0
-    idf = _idf(q, [set(d) for d in docs])
-    raw = []
-    for d in docs:
-        norm = BM25_K1 * (1 - BM25_B + BM25_B * len(d) / avg)
-        raw.append(sum(idf[t] * f * (BM25_K1 + 1) / (f + norm) for t in q if (f := d.count(t))))
-    top = max(raw)
-    return [r / top if top > 0 else 0.0 for r in raw]
+    """Okapi BM25 (:mod:`core.bm25`, rank_bm25) of the question's content terms over ``passages``,
+    divided by the best passage's score (so in [0, 1]; all zero when nothing matches)."""
+    q = sorted(content_terms(question))
+    return scaled(bm25_scores_raw(q, [text_content_terms(p) for p in passages]))
 
 
 def exact_share(question: str, candidates: Sequence[ScoredChunk]) -> list[float]:
@@ -180,7 +158,8 @@ class OfflineReranker:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def rerank(self, question: str, candidates: list[ScoredChunk], keep: int) -> list[ScoredChunk]:
-        """Score candidates by the weighted features of :data:`WEIGHTS`; best ``keep`` first."""
+        """Score candidates by the weighted features of :data:`WEIGHTS`, Platt-scaled when calibrated;
+        best ``keep`` first."""
         if not candidates:
             return []
         t0 = time.perf_counter()
@@ -192,8 +171,10 @@ class OfflineReranker:
             "rerank_kw": keyword_coverage(question, passages),
             "rerank_exact": exact_share(question, candidates),
         }
-        scores = [sum(WEIGHTS[k] * v[i] for k, v in parts.items()) for i in range(len(candidates))]
-        out = rescore(candidates, scores, keep, parts)
+        raw = [sum(WEIGHTS[k] * v[i] for k, v in parts.items()) for i in range(len(candidates))]
+        platt = load_calibration().reranker
+        scores = [platt.probability({"raw": r}) for r in raw] if platt else raw
+        out = rescore(candidates, scores, keep, {**parts, "rerank_raw": raw})
         log.debug("offline reranked n=%d keep=%d in %.0f ms", len(candidates), keep,
                   (time.perf_counter() - t0) * 1000)
         return out

@@ -28,6 +28,10 @@ def eval_command(
     context: Annotated[Path | None, typer.Option(
         "--context", metavar="PATH",
         help="YAML: channels: {item-id glob: [scope globs]} (a conversation's channel).")] = None,
+    calibrate: Annotated[bool, typer.Option(
+        "--calibrate", help="Fit the answerability model and threshold instead (writes "
+                            "core/calibration.json, the answer.min_answerability default, and the report: "
+                            "--report, default docs/eval/calibration.md).")] = False,
 ) -> None:
     """Ask every QA item; report hit@k, MRR, nDCG@5, key-fact recall, refusals and latency.
 
@@ -43,6 +47,11 @@ def eval_command(
     except UnicodeDecodeError as exc:
         raise PolicybotError(f"{qa if context is None else f'{qa} or {context}'}: not valid UTF-8 text "
                              f"(byte {exc.start}); save it as UTF-8") from None
+    if calibrate:
+        from policybot.calibrate import run_calibration
+
+        run_calibration(app, items, channels, qa, report)
+        return
     notes = setup_notes(items, app.settings.policies.root, app.reranker)
     notes += [f"channel scope of `{g}` conversations: {', '.join(s)} (from `{context}`)"
               for g, s in channels.items()]

@@ -1,0 +1,334 @@
+"""Evidence for an answer: every sentence, list item and table row of the sources scored against the
+question, the ones to quote (the one that answers first), and the signals answerability is computed
+from.
+
+Unit relevance, each part in [0, 1] (absolute, so it means the same across questions):
+
+* ``similarity`` — cosine of the question and the unit (with its list lead-in or table header)
+  embeddings (all-MiniLM-L6-v2 by default); carries paraphrases that share no words with the policy;
+* ``coverage`` — the IDF-weighted share of the question's content terms (:func:`core.text.content_terms`)
+  in the unit; IDF is BM25's ``ln(1 + (N − n + 0.5)/(n + 0.5))`` over the candidate units, and words
+  of product names in the question keep :data:`NAME_WEIGHT` of it (names choose the document,
+  retrieval's job, not the sentence);
+* ``bm25`` — Okapi BM25 of the question over the units (:mod:`core.bm25`, rank_bm25), scaled to the
+  best unit;
+* ``source`` — the reranker's score of the unit's source passage.
+
+``relevance = Σ UNIT_WEIGHTS[f] · f`` (renormalised without ``similarity`` when there is no embedder),
+plus :data:`DEFINITION_BOOST` for the clause that defines the term of a definition question.
+
+Selection (:func:`choose`): the answer leads with the best unit; for a question that needs a value
+(:mod:`core.answer.answer_type`) with the best unit that holds a value of that type (how far it
+trails the best unit is the ``lead_share`` signal, for the calibrated model to weigh), and with the
+best unit right after it when that one is better. Further units must score :data:`ADD_SHARE` of the lead and
+add a question word or a new figure, or score :data:`STRONG_SHARE` of it; near-duplicates (token
+Jaccard ≥ 0.6) are skipped. Headings and page furniture are never quoted.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
+from core.answer.sentences import Unit, is_furniture, is_heading, split_units, unit_offset
+from core.bm25 import bm25_scores, scaled
+from core.embedder import Embedder
+from core.llm.base import GenerationRequest
+from core.query.definition import defined_term
+from core.query.exact import extract_terms
+from core.text import content_terms, normalise_numbers, quantities, terms
+from core.types import page_at
+
+UNIT_WEIGHTS = {"similarity": 0.45, "coverage": 0.30, "bm25": 0.10, "source": 0.15}
+"""Weights of the unit relevance parts (sum 1); see the module doc."""
+NAME_WEIGHT = 0.25
+DEFINITION_BOOST = 0.3
+ADD_SHARE = 0.7
+STRONG_SHARE = 0.85
+NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
+"""A run of two or more capitalised words inside the question: a product or document name."""
+VECTOR_CACHE = 20_000
+QUALIFIER = re.compile(r"^\W*(?:however|provided|but|except|unless|subject to|notwithstanding|this (?:limit|"
+                       r"sub-?limit|benefit|cover|exclusion) (?:shall|does|will|is)\b)", re.IGNORECASE)
+"""A sentence that qualifies the one before it (an exception or a condition)."""
+
+
+@dataclass(frozen=True)
+class ScoredUnit:
+    """A unit with its relevance (see the module doc), parts, and whether it holds a typed value."""
+
+    unit: Unit
+    relevance: float
+    coverage: float
+    similarity: float
+    typed: bool
+    covered: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the answer can stand on.
+
+    Attributes:
+        answer_type: what the question asks for.
+        ranked: every quotable unit, best first.
+        chosen: the units to quote, the answering one first (empty without sources).
+        signals: answerability signals in [0, 1] (:data:`core.answer.answerability.SIGNALS`).
+        missing_ids: plan/tier/clause identifiers of the question found in no source ("Plan D").
+    """
+
+    answer_type: AnswerType
+    ranked: tuple[ScoredUnit, ...]
+    chosen: tuple[ScoredUnit, ...]
+    signals: Mapping[str, float]
+    missing_ids: tuple[str, ...] = ()
+
+
+class EvidenceFinder:
+    """Scores the units of a request's sources and picks the ones to quote.
+
+    Args:
+        embedder: for question/unit similarity (``None``: lexical parts only). Unit vectors are
+            cached by text (LRU of :data:`VECTOR_CACHE` entries), so popular passages embed once.
+        max_units: most units quoted (``answer.max_sentences``).
+    """
+
+    def __init__(self, embedder: Embedder | None, max_units: int = 6) -> None:
+        self.embedder = embedder
+        self.max_units = max_units
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def find(self, request: GenerationRequest) -> Evidence:
+        """The :class:`Evidence` for ``request`` (never raises on odd text; empty without sources)."""
+        atype = classify(request.question)
+        units = quotable_units(request)
+        ranked = self.score(request, units, atype)
+        chosen = choose(ranked, atype, self.max_units)
+        missing = missing_ids(request)
+        found = signals(request, chosen, atype, missing)
+        return Evidence(atype, tuple(ranked), tuple(chosen), found, missing)
+
+    def score(self, request: GenerationRequest, units: Sequence[Unit],
+              atype: AnswerType) -> list[ScoredUnit]:
+        """``units`` scored against the question, best first."""
+        q_terms = set(content_terms(request.question, question=True))
+        if not units or not q_terms:
+            return []
+        texts = [f"{u.lead} {u.text}".strip() for u in units]
+        bags = [content_terms(t) for t in texts]
+        idf = _idf(q_terms, [set(b) for b in bags], _name_terms(request.question))
+        total = sum(idf.values()) or 1.0
+        lexical = scaled(bm25_scores(sorted(q_terms), bags))
+        sims = self._similarities(request.question, texts)
+        defines = _defined(request.question)
+        out = []
+        for i, (u, bag) in enumerate(zip(units, bags, strict=True)):
+            covered = frozenset(q_terms & set(bag))
+            parts = {"coverage": sum(idf[t] for t in covered) / total, "bm25": lexical[i],
+                     "similarity": max(0.0, float(sims[i])) if sims is not None else 0.0,
+                     "source": _source_score(request, u.source)}
+            boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
+            out.append(ScoredUnit(u, _weighted(parts, sims is not None) + boost, parts["coverage"],
+                                  parts["similarity"], satisfies(texts[i], atype), covered))
+        return sorted(out, key=lambda s: -s.relevance)
+
+    def _similarities(self, question: str, texts: Sequence[str]) -> np.ndarray | None:
+        if self.embedder is None:
+            return None
+        todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        vecs = _unit_rows(self.embedder.embed([question, *todo]))
+        for text, vec in zip(todo, vecs[1:], strict=True):
+            self._vectors[text] = vec
+        for t in texts:
+            self._vectors.move_to_end(t)
+        while len(self._vectors) > VECTOR_CACHE:
+            self._vectors.popitem(last=False)
+        return np.asarray([float(self._vectors[t] @ vecs[0]) for t in texts], dtype=np.float32)
+
+
+def quotable_units(request: GenerationRequest) -> list[Unit]:
+    """The sentences, list items and table rows of the sources that may be quoted: headings (unless
+    an item or row with a lead) and page furniture are left out."""
+    units = [u for i, sc in enumerate(request.sources, start=1) for u in split_units(sc.chunk.text, i)]
+    return [u for u in units if not is_furniture(u) and (not is_heading(u) or (u.kind in ("item", "row")
+                                                                              and u.lead))]
+
+
+def choose(ranked: Sequence[ScoredUnit], atype: AnswerType, max_units: int) -> list[ScoredUnit]:
+    """The units to quote, the answering one first (see the module doc)."""
+    if not ranked:
+        return []
+    intros = {(s.unit.source, s.unit.text): s for s in ranked if s.unit.text.endswith(":")}
+    lead = ranked[0]
+    if atype.needs_value:
+        lead = next((s for s in ranked if s.typed), lead)
+    lead = _as_intro(lead, intros)
+    chosen, covered, seen = [lead], set(lead.covered), figures(lead.unit)
+    best = _as_intro(ranked[0], intros)
+    if best.unit != lead.unit and len(chosen) < max_units:
+        chosen.append(best)
+        covered |= best.covered
+    for cand in ranked:
+        if len(chosen) >= max_units or cand.relevance < ADD_SHARE * max(lead.relevance, best.relevance):
+            break
+        cand = _as_intro(cand, intros)
+        if any(cand.unit == c.unit or _jaccard(cand.unit, c.unit) >= 0.6 for c in chosen):
+            continue
+        new_info = bool(cand.covered - covered) or bool(figures(cand.unit) - seen) and cand.typed
+        if new_info or cand.relevance >= STRONG_SHARE * lead.relevance:
+            chosen.append(cand)
+            covered |= cand.covered
+            seen |= figures(cand.unit)
+    return _with_qualifiers(chosen, ranked, max_units)
+
+
+def _with_qualifiers(chosen: list[ScoredUnit], ranked: Sequence[ScoredUnit],
+                     max_units: int) -> list[ScoredUnit]:
+    """``chosen`` with, right after a quoted sentence, the next sentence of its source when that one
+    qualifies it ("However, the limit shall not apply …", "Provided that …"): a limit quoted without
+    its exception misleads."""
+    by_position = {(s.unit.source, s.unit.position): s for s in ranked}
+    out: list[ScoredUnit] = []
+    for c in chosen:
+        out.append(c)
+        nxt = by_position.get((c.unit.source, c.unit.position + 1))
+        if (nxt is not None and QUALIFIER.match(nxt.unit.text) and len(out) < max_units
+                and all(nxt.unit != o.unit for o in [*out, *chosen])):
+            out.append(nxt)
+    return out
+
+
+def _as_intro(cand: ScoredUnit, intros: Mapping[tuple[int, str], ScoredUnit]) -> ScoredUnit:
+    """``cand``, or for an item of a list introduced by a lead-in ending with ":" the lead-in (with
+    ``cand``'s relevance and covered words), so that the whole list is quoted once, under its lead-in."""
+    intro = intros.get((cand.unit.source, cand.unit.lead)) if cand.unit.kind == "item" else None
+    if intro is None:
+        return cand
+    return ScoredUnit(intro.unit, cand.relevance, max(cand.coverage, intro.coverage),
+                      max(cand.similarity, intro.similarity), cand.typed or intro.typed,
+                      cand.covered | intro.covered)
+
+
+def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: AnswerType,
+            missing: Sequence[str]) -> dict[str, float]:
+    """Answerability signals, each in [0, 1] (names: :data:`core.answer.answerability.SIGNALS`); the
+    unit-level ones describe the lead unit, the one that answers."""
+    if not chosen:
+        return {"rerank": 0.0, "support": 0.0, "lead_share": 0.0, "similarity": 0.0, "coverage": 0.0,
+                "type_ok": 0.0,
+                "ids_found": 0.0 if missing else 1.0, "named_doc": 0.0, "legs": 0.0,
+                "needs_value": float(atype.needs_value)}
+    ids = [t for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)]
+    lead = chosen[0]
+    top = max(c.relevance for c in chosen)
+    return {
+        "rerank": _source_score(request, 1),
+        "support": min(1.0, lead.relevance),
+        "lead_share": lead.relevance / top if top > 0 else 0.0,
+        "similarity": lead.similarity,
+        "coverage": lead.coverage,
+        "type_ok": 1.0 if not atype.needs_value or lead.typed else 0.0,
+        "ids_found": 1.0 - len(missing) / len(ids) if ids else 1.0,
+        "named_doc": named_share(request, chosen),
+        "legs": leg_agreement(request),
+        "needs_value": float(atype.needs_value),
+    }
+
+
+def named_share(request: GenerationRequest, chosen: Sequence[ScoredUnit]) -> float:
+    """Share of the quoted units that come from a document the question names (retrieval marks each
+    source ``scores["named_doc"]`` when the question names documents); 1.0 when it names none."""
+    marks = [request.sources[c.unit.source - 1].scores.get("named_doc") for c in chosen]
+    known = [m for m in marks if m is not None]
+    return sum(known) / len(known) if known else 1.0
+
+
+def leg_agreement(request: GenerationRequest, top: int = 3) -> float:
+    """Share of the best ``top`` sources that both retrieval legs found (the keyword leg scored it
+    and its vector score came from the vector leg, not filled in afterwards)."""
+    best = list(request.sources[:top])
+    if not best:
+        return 0.0
+    both = [sc for sc in best if "keyword" in sc.scores and "vector" in sc.scores
+            and "vector_filled" not in sc.scores]
+    return len(both) / len(best)
+
+
+def missing_ids(request: GenerationRequest) -> tuple[str, ...]:
+    """Plan/tier/option and clause identifiers of the question ("Plan D", "Section 4.2") that no
+    source contains."""
+    texts = [(normalise_numbers(sc.chunk.text), sc.chunk.text) for sc in request.sources]
+    return tuple(t.text for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)
+                 and not any(t.found_in(norm, raw) for norm, raw in texts))
+
+
+def unit_page(request: GenerationRequest, unit: Unit) -> int | None:
+    """The page of ``unit``: the page its first words are on in its source chunk (``page_breaks``),
+    else the chunk's first page."""
+    chunk = request.sources[unit.source - 1].chunk
+    offset = unit_offset(chunk.text, unit)
+    return page_at(chunk, offset) if offset is not None else chunk.page
+
+
+def figures(unit: Unit) -> set[float]:
+    """The numbers a unit states (template placeholders removed)."""
+    return {q.value for q in quantities(strip_placeholders(unit.text)) if q.unit != "ordinal"}
+
+
+def _is_identifier(text: str, kind: str) -> bool:
+    return kind == "clause" or (kind == "name" and re.match(r"(?i)(?:plan|tier|option|variant|level|class|"
+                                                          r"category|grade|zone)\b", text) is not None)
+
+
+def _weighted(parts: Mapping[str, float], with_similarity: bool) -> float:
+    weights = {k: w for k, w in UNIT_WEIGHTS.items() if with_similarity or k != "similarity"}
+    return sum(w * parts[k] for k, w in weights.items()) / sum(weights.values())
+
+
+def _source_score(request: GenerationRequest, number: int) -> float:
+    if not 1 <= number <= len(request.sources):
+        return 0.0
+    return min(1.0, max(0.0, float(request.sources[number - 1].score)))
+
+
+def _idf(q_terms: set[str], bags: Sequence[set[str]], names: set[str]) -> dict[str, float]:
+    """BM25 IDF of each question term over the units; name words keep :data:`NAME_WEIGHT` of it."""
+    n = len(bags)
+    idf = {t: math.log(1 + (n - (df := sum(t in b for b in bags)) + 0.5) / (df + 0.5)) for t in q_terms}
+    return {t: v * (NAME_WEIGHT if t in names else 1.0) for t, v in idf.items()}
+
+
+def _name_terms(question: str) -> set[str]:
+    """Stemmed words of the capitalised name runs of ``question`` (not its first word)."""
+    return {t for m in NAME_RUN.finditer(question) for t in content_terms(m.group(0))}
+
+
+def _defined(question: str) -> set[str]:
+    """The stemmed words of the term a definition question asks about (empty for other questions)."""
+    term = defined_term(question)
+    return set(content_terms(term)) if term else set()
+
+
+def _defines(text: str, defined: set[str]) -> bool:
+    """Whether ``text`` reads "<number> <Term> means/refers to …" for the asked term (the number may
+    be glued to the term by extraction: "2.22Hospital means")."""
+    m = re.match(r"^\W*(?:\d+(?:\.\d+)*\.?\s*)?([^\W\d][\w'’\- ]{0,39}?)\s+(?:means|refers to|shall mean|"
+                 r"is defined as)\b", re.sub(r"^(\W*\d+(?:\.\d+)*)(?=[^\W\d])", r"\1 ", text))
+    return m is not None and bool(set(content_terms(m.group(1))) & defined)
+
+
+def _jaccard(a: Unit, b: Unit) -> float:
+    ta, tb = set(terms(a.text)), set(terms(b.text))
+    return len(ta & tb) / max(1, len(ta | tb))
+
+
+def _unit_rows(vecs: np.ndarray) -> np.ndarray:
+    arr = np.asarray(vecs, dtype=np.float32)
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    return np.divide(arr, norms, out=np.zeros_like(arr), where=norms > 0)

@@ -1,0 +1,84 @@
+"""The text of a refusal: what the policies do not state, and the closest passages they do have.
+
+"The Contoso Expenses Policy does not state the per-mile rate. The closest passages: “Travel | $500 per
+trip | …” [1]; “Use the most economical means of transport …” [2]. If you need this, ask HR or the
+policy owner." — the missing thing comes from the question's identifiers ("Plan D"), its expected
+answer type and focus phrase (:mod:`core.answer.answer_type`), the document from the one the question
+names (else the closest passage's); the passages are the best-scoring units of distinct sources, cited
+with ``[n]`` markers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from core.answer.answer_type import PLACEHOLDER
+from core.answer.evidence import Evidence, ScoredUnit
+from core.llm.base import GenerationRequest
+
+NOT_FOUND_TEXT = (
+    "I couldn't find this in the policies. Try rephrasing the question, or ask HR / the policy owner."
+)
+NEAREST = 2
+"""Closest passages quoted in a refusal (from distinct sources)."""
+QUOTE_CHARS = 220
+KIND_PHRASES = {"money": "an amount", "percentage": "a percentage", "duration": "a time period",
+                "date": "a date", "count": "a number", "phone": "a phone number",
+                "email": "an e-mail address", "url": "a web address"}
+
+
+def refusal(evidence: Evidence, request: GenerationRequest) -> tuple[str, list[int]]:
+    """``(text, cited source numbers)`` of a refusal for ``request`` (see the module doc)."""
+    nearest = nearest_units(evidence.ranked)
+    if not nearest:
+        return NOT_FOUND_TEXT, []
+    named = [sc for sc in request.sources if sc.scores.get("named_doc") == 1.0]
+    doc = document_name((named[0] if named else request.sources[nearest[0].unit.source - 1]).chunk.path)
+    head = _missing(evidence, doc)
+    quotes = "; ".join(f"“{_clip(u.unit.text)}” [{u.unit.source}]" for u in nearest)
+    tail = "If you need this, ask HR or the policy owner."
+    return f"{head} The closest passages: {quotes}. {tail}", [u.unit.source for u in nearest]
+
+
+def nearest_units(ranked: Sequence[ScoredUnit]) -> list[ScoredUnit]:
+    """The best units of up to :data:`NEAREST` distinct sources."""
+    out: list[ScoredUnit] = []
+    for s in ranked:
+        if all(s.unit.source != o.unit.source for o in out):
+            out.append(s)
+        if len(out) == NEAREST:
+            break
+    return out
+
+
+def document_name(path: str) -> str:
+    """A readable name of the document at ``path``: ``hr/Contoso_Expenses_Policy.docx`` → "the Contoso
+    Expenses Policy"; a code-like name (``BAJHLIP23020V012223.pdf``) stays a file name."""
+    stem = PurePosixPath(path).stem
+    words = re.sub(r"[_\-]+", " ", stem).strip()
+    if not words or re.fullmatch(r"[A-Z0-9 ]+", words) and not re.search(r"[A-Z]{2,}\s+[A-Z]{2,}", words):
+        return f"the document {PurePosixPath(path).name}"
+    return words if words.lower().startswith("the ") else f"the {words}"
+
+
+def _missing(evidence: Evidence, doc: str) -> str:
+    atype = evidence.answer_type
+    if evidence.missing_ids:
+        return f"{_cap(doc)} does not mention {', '.join(evidence.missing_ids)}."
+    if atype.needs_value and not evidence.signals.get("type_ok"):
+        what = atype.focus or KIND_PHRASES.get(atype.kind, "that")
+        placeholder = next((m.group(0) for u in evidence.ranked[:3]
+                            if (m := PLACEHOLDER.search(u.unit.text))), None)
+        note = f" (it has only the template placeholder {placeholder})" if placeholder else ""
+        return f"{_cap(doc)} does not state {what}{note}."
+    return "I couldn't find an answer to this in the policies."
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rsplit(" ", 1)[0] + " …"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,80 @@
+"""Expected answer types (Li & Roth coarse classes, rules) and typed values in passages."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.answer.answer_type import classify, satisfies, strip_placeholders, value_kinds
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Which number do I ring to report a safety problem?", "phone"),
+    ("Is there a number I can call for claims?", "phone"),
+    ("What's the e-mail address for privacy requests?", "email"),
+    ("Which website do I use to book travel?", "url"),
+    ("What share of the bill do I pay myself?", "percentage"),
+    ("how much of my salary is paid while I'm on disability?", "percentage"),
+    ("How long do I have to file a claim after an accident?", "duration"),
+    ("What is the notice period for resigning?", "duration"),
+    ("When does the open enrollment start?", "date"),
+    ("How much can I spend on a hotel per night?", "money"),
+    ("what's the most i can claim for meals", "money"),
+    ("What extra premium is charged for the optional cover?", "money"),
+    ("How many physiotherapy sessions are covered each year?", "count"),
+    ("What is the minimum age to enrol?", "count"),
+    ("Is acupuncture covered?", "yes_no"),
+    ("Is there a limit on room rent?", "yes_no"),
+    ("What does 'day care treatment' mean?", "definition"),
+    ("What counts as a valid receipt?", "definition"),
+    ("How do I submit my expenses?", "procedure"),
+    ("Who do I talk to about my personal data?", "person"),
+    ("Which documents are needed for a claim?", "list"),
+    ("Tell me about the maternity benefit", "description"),
+])
+def test_classify_questions(question: str, kind: str) -> None:
+    assert classify(question).kind == kind
+
+
+def test_the_value_clause_of_a_compound_question_decides() -> None:
+    atype = classify("Does it cover dental treatment abroad, and up to what amount?")
+    assert atype.kind == "money" and atype.needs_value and "percentage" in atype.accepts
+
+
+def test_yes_no_and_procedure_questions_need_no_value() -> None:
+    assert not classify("Is physiotherapy covered?").needs_value
+    assert not classify("How do I claim my expenses?").needs_value
+
+
+def test_focus_names_the_asked_for_thing() -> None:
+    assert classify("What's the per-mile rate if I drive my own car?").focus == "the per-mile rate"
+    assert classify("How many hours is the waiting period?").focus == "how many hours"
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("Call the hotline at 1-800-555-1212.", {"phone"}),
+    ("Write to privacy@contoso.com.", {"email"}),
+    ("See www.example.com/claims for forms.", {"url"}),
+    ("Co-payment of 5% on all claims.", {"percentage", "count"}),
+    ("Submit within 30 days of the expense.", {"duration", "count"}),
+    ("Cover starts on 1 April.", {"date", "count"}),
+    ("Capped at Rs. 40,000 per eye.", {"money", "count"}),
+    ("Room rent is payable up to the sum insured.", {"money"}),
+])
+def test_value_kinds_in_passages(text: str, kinds: set[str]) -> None:
+    assert value_kinds(text) == kinds
+
+
+@pytest.mark.parametrize("placeholder", ["[Claims Contact Number]", "<insert phone number>", "XXX-XXX-XXXX",
+                                         "____", "{{phone}}", "TBD"])
+def test_template_placeholders_are_not_values(placeholder: str) -> None:
+    text = f"Claims Helpline: {placeholder}"
+    assert not satisfies(text, classify("What phone number do I call for a claim?"))
+    assert placeholder not in strip_placeholders(text)
+
+
+def test_a_markdown_link_is_not_a_placeholder() -> None:
+    assert "[the portal]" in strip_placeholders("Book on [the portal](https://example.com).")
+
+
+def test_a_year_is_not_an_amount() -> None:
+    assert "money" not in value_kinds("Under the Transplantation of Human Organs Act 1994.")
