@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import pyarrow as pa
 
+from core.database import Database
 from core.store import sql_str
 from core.thread_log import ThreadLog
 from core.types import Citation, Turn
@@ -119,16 +120,16 @@ class Tally:
 
 
 class AnswerLog:
-    """Answers and votes in the LanceDB database ``db`` (pass ``core.store.Store(data_dir).db``).
+    """Answers and votes in the data dir's :class:`~core.database.Database` (``App.database``).
 
     Thread-safe: writes are serialised by a lock. Raises nothing for unknown ids (returns None/empty).
     """
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
         self._lock = threading.Lock()
-        self._answers = _open_table(db, "answers", ANSWERS_SCHEMA, ADDED_COLUMNS)
-        self._votes = _open_table(db, "votes", VOTES_SCHEMA, ADDED_VOTE_COLUMNS)
+        self._answers = db.table("answers", ANSWERS_SCHEMA, defaults=ADDED_COLUMNS)
+        self._votes = db.table("votes", VOTES_SCHEMA, defaults=ADDED_VOTE_COLUMNS)
         self._hooks: list[VoteHook] = []
 
     # ---- answers ---------------------------------------------------------------------------
@@ -247,20 +248,6 @@ class AnswerLog:
             self._answers.delete(f"answer_id = {sql_str(answer_id)}")
         log.info("answer %s deleted from the log (its message was deleted)", answer_id)
         return rec
-
-
-def _open_table(db: Any, name: str, schema: pa.Schema, added: dict[str, str]) -> Any:
-    """Table ``name``, created with ``schema``, or opened with the ``added`` columns (name → SQL
-    default) added when missing."""
-    try:
-        tbl = db.open_table(name)
-    except (ValueError, FileNotFoundError):  # no table yet
-        return db.create_table(name, schema=schema, exist_ok=True)
-    missing = {k: v for k, v in added.items() if k not in tbl.schema.names}
-    if missing:
-        tbl.add_columns(missing)
-        log.info("answer log: added columns %s to %s", sorted(missing), name)
-    return tbl
 
 
 def _row_record(r: dict[str, Any]) -> AnswerRecord:

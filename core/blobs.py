@@ -10,8 +10,9 @@ exactly-once claims of Slack events) is a small object written with a *condition
 S3, GCS, Azure Blob and the S3-compatible servers enforce both (RFC 9110 §13.1.1–13.1.2;
 https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-requests.html), and a POSIX folder
 gives the same guarantees with ``link(2)`` (fails when the name exists) and ``flock(2)``
-(:class:`LocalBlobStore`). Object-store implementations live beside this one and are chosen from the
-data dir's URI in one factory.
+(:class:`LocalBlobStore`). The object-store implementation is :class:`core.blobs_object.ObjectBlobStore`;
+:func:`make_blob_store` chooses one from the data dir's location, and :func:`check_conditional_writes`
+is the start-up self-test that refuses a store (or a proxy in front of it) that ignores the conditions.
 
 Keys are ``/``-separated relative names (``state/index.json``, ``claims/slack/Ev123``); ``..`` and
 absolute keys are refused.
@@ -21,15 +22,22 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["Blob", "BlobStore", "LocalBlobStore", "check_key"]
+from core.errors import StoreError
+from core.store_location import BLOBS_FOLDER, StoreLocation
+
+__all__ = ["Blob", "BlobStore", "LocalBlobStore", "check_conditional_writes", "check_key", "make_blob_store"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -96,11 +104,14 @@ class LocalBlobStore:
 
     Args:
         root: the folder holding the objects (created when missing).
+        create: False to only look (``policybot status`` creates nothing): the folder is not created,
+            and a missing folder reads as empty (writes then fail with the OS error).
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, create: bool = True) -> None:
         self.root = root
-        root.mkdir(parents=True, exist_ok=True)
+        if create:
+            root.mkdir(parents=True, exist_ok=True)
 
     def _path(self, key: str) -> Path:
         return self.root / check_key(key)
@@ -173,10 +184,56 @@ class LocalBlobStore:
 
     def list(self, prefix: str) -> list[str]:
         """Keys under the root starting with ``prefix`` (temporary files excluded)."""
-        keys = []
+        keys: list[str] = []
+        if not self.root.is_dir():
+            return keys
         for path in self.root.rglob("*"):
             if path.is_file() and not path.name.startswith("."):
                 key = path.relative_to(self.root).as_posix()
                 if key.startswith(prefix):
                     keys.append(key)
         return sorted(keys)
+
+
+def make_blob_store(location: StoreLocation) -> BlobStore:
+    """The BlobStore of ``location``: :class:`LocalBlobStore` on ``<folder>/blobs`` for a folder,
+    :class:`core.blobs_object.ObjectBlobStore` on ``<uri>/blobs/`` for ``s3://``, ``gs://``, ``az://``.
+
+    Creates nothing on an object store (a bucket prefix needs no folder); creates the local folder.
+    """
+    if location.local is not None:
+        return LocalBlobStore(location.local / BLOBS_FOLDER)
+    from core.blobs_object import ObjectBlobStore
+
+    return ObjectBlobStore(location, BLOBS_FOLDER)
+
+
+def check_conditional_writes(blobs: BlobStore, where: str) -> None:
+    """Start-up self-test: the store must refuse a second conditional create of one key and a replace
+    quoting a stale ETag, or concurrent LanceDB commits (and leases, claims) would silently overwrite
+    each other. Writes, checks and deletes ``selftest/<random>``.
+
+    Raises:
+        StoreError: the store accepted the second create or the stale replace (it, or a proxy in front of
+            it, ignores ``If-None-Match``/``If-Match``), or it could not be reached (the message names
+            ``where`` and the cause).
+    """
+    key = f"selftest/{uuid.uuid4().hex}"
+    try:
+        first = blobs.create(key, b"1")
+        second = blobs.create(key, b"2")  # must be refused
+        current = blobs.replace(key, b"3", first) if first is not None else None  # must succeed
+        stale = blobs.replace(key, b"4", first) if first is not None else None  # must be refused
+        blobs.delete(key)
+    except Exception as exc:  # network, credentials, missing bucket: name it, never a traceback
+        first_line = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+        raise StoreError(f"cannot use the store at {where} ({type(exc).__name__}: {first_line}); check the "
+                         "bucket, AWS_ENDPOINT_URL (or GOOGLE_*/AZURE_*) and the credentials in the "
+                         "environment") from None
+    if first is None or second is not None or current is None or stale is not None:
+        raise StoreError(f"the store at {where} does not enforce conditional writes (a second create of "
+                         "one key with If-None-Match, or a replace with a stale If-Match ETag, succeeded); "
+                         "concurrent commits would be silently lost, so policybot refuses to start. Use a "
+                         "store that enforces them (S3, GCS, Azure Blob, MinIO, SeaweedFS) and no proxy "
+                         "that drops the If-None-Match/If-Match headers")
+    log.debug("store at %s enforces conditional writes", where)

@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from core.errors import ConfigError
+from core.store_location import check_uri, is_uri
 
 DEFAULT_IGNORES: tuple[str, ...] = (
     "~$*", ".~lock.*#", "*.tmp", "*.part", "*.crdownload", "*.swp", "*.swx", "*~",
@@ -329,18 +330,43 @@ class WatchSettings(_Section):
 
 
 class IndexSettings(_Section):
-    """LanceDB maintenance: the ANN vector index threshold and how long old table versions are kept."""
+    """LanceDB maintenance and the ANN vector index: when it is built (``ann_min_rows``), its IVF
+    partitions (``ann_partition_rows`` rows each), and the search effort per query (``ann_nprobes``
+    partitions probed, ``ann_ef`` HNSW candidates, ``ann_refine_factor``: that many × k candidates
+    re-scored with the full vectors); how long old table versions are kept. Tuned by bench/scale.py at
+    1M chunks (docs/benchmarks.md); none of them is in the config fingerprint (no rebuild needed)."""
 
     ann_min_rows: int = Field(50_000, ge=1)
+    ann_partition_rows: int = Field(4096, ge=256)
+    ann_nprobes: int = Field(20, ge=1)
+    ann_ef: int = Field(320, ge=10)
+    ann_refine_factor: int = Field(2, ge=1)
     cleanup_older_than_s: float = Field(600.0, ge=0)
     optimize_interval_s: float = Field(900.0, gt=0)
 
 
+class StoreSettings(_Section):
+    """The shared store under ``data_dir`` when several processes use it (``core.database``, ``core.lease``).
+
+    ``read_consistency_s``: how stale a process's view of a table written by another process may be
+    (LanceDB's ``read_consistency_interval``; 0 = check for new commits on every read, which costs a
+    round trip per read on object storage). ``lease_ttl_s``: how long the indexer's leader lease holds
+    without a renewal; when the leader dies another process takes over within about this time.
+    """
+
+    read_consistency_s: float = Field(5.0, ge=0)
+    lease_ttl_s: float = Field(30.0, ge=1)
+
+
 class Settings(_Section):
-    """All of policybot's settings. ``config_path`` is the file they came from (None: defaults)."""
+    """All of policybot's settings. ``config_path`` is the file they came from (None: defaults).
+
+    ``data_dir`` is a local folder (a :class:`~pathlib.Path`) or an object-store URI kept as a string
+    (``s3://bucket/prefix``, ``gs://…``, ``az://…``; :mod:`core.store_location`).
+    """
 
     config_path: Path | None = None
-    data_dir: Path = Path(".policybot")
+    data_dir: Path | str = Path(".policybot")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
     policies: PoliciesSettings = PoliciesSettings()
     extraction: ExtractionSettings = ExtractionSettings()
@@ -357,13 +383,20 @@ class Settings(_Section):
     gaps: GapsSettings = GapsSettings()
     watch: WatchSettings = WatchSettings()
     index: IndexSettings = IndexSettings()
+    store: StoreSettings = StoreSettings()
 
     @field_validator("data_dir", mode="before")
     @classmethod
-    def _data_dir_not_empty(cls, v: object) -> object:
+    def _data_dir_folder_or_uri(cls, v: object) -> object:
+        """A ``scheme://`` string stays a (checked) URI string; anything else becomes a Path."""
         if v is None or str(v).strip() == "":
-            raise ValueError("data_dir must name a folder (empty path)")
-        return v
+            raise ValueError("data_dir must name a folder or an object-store URI (empty path)")
+        if is_uri(v):
+            try:
+                return check_uri(str(v))
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
+        return v if isinstance(v, Path) else Path(str(v))
 
     @model_validator(mode="before")
     @classmethod
@@ -401,14 +434,15 @@ class Secrets(BaseModel):
 def load_config(
     path: Path | None = None,
     *,
-    data_dir: Path | None = None,
+    data_dir: Path | str | None = None,
     policy_root: Path | None = None,
 ) -> Settings:
     """Load settings from ``path`` (YAML) with CLI overrides applied.
 
     Args:
         path: the config file. ``None`` uses ``./config.yaml`` when it exists, else built-in defaults.
-        data_dir: overrides ``data_dir`` (the ``--data-dir`` CLI option).
+        data_dir: overrides ``data_dir`` (the ``--data-dir`` CLI option): a folder, or an
+            object-store URI string (``s3://bucket/prefix``).
         policy_root: overrides ``policies.root``.
 
     Returns:
@@ -431,6 +465,8 @@ def load_config(
         settings = Settings.model_validate(raw)
     except ValidationError as exc:
         raise ConfigError(_describe(exc, path)) from None
+    if isinstance(data_dir, str) and is_uri(data_dir):
+        data_dir = check_uri(data_dir)
     return _resolve_paths(settings, base, data_dir, policy_root)
 
 
@@ -493,9 +529,15 @@ def _describe(exc: ValidationError, path: Path | None) -> str:
 
 
 def _resolve_paths(
-    s: Settings, base: Path, data_dir: Path | None, policy_root: Path | None
+    s: Settings, base: Path, data_dir: Path | str | None, policy_root: Path | None
 ) -> Settings:
-    dd = (Path.cwd() / data_dir) if data_dir is not None else (base / s.data_dir)
+    dd: Path | str
+    if isinstance(data_dir, str) and is_uri(data_dir):
+        dd = data_dir  # an object-store URI (checked): never a local path
+    elif data_dir is not None:
+        dd = (Path.cwd() / data_dir).resolve()
+    else:
+        dd = s.data_dir if isinstance(s.data_dir, str) else (base / s.data_dir).resolve()
     root = (Path.cwd() / policy_root) if policy_root is not None else (base / s.policies.root)
     policies = s.policies.model_copy(update={"root": root.resolve()})
-    return s.model_copy(update={"data_dir": dd.resolve(), "policies": policies})
+    return s.model_copy(update={"data_dir": dd, "policies": policies})

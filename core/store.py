@@ -6,9 +6,10 @@
   text_hash, vector, context, indexed_text). Its ``indexed_text`` column (context + text; ``text`` in
   tables older than schema version 6) carries LanceDB's native BM25 full-text index.
 
-Generations (:mod:`core.store_state`): a Store built without ``generation`` follows the pointer file,
-so after a shadow rebuild is swapped in, every reader moves to the new tables on its next call; a
-Store pinned to a generation (:meth:`Store.shadow`) writes a rebuild beside the live index.
+Generations (:mod:`core.store_state`): a Store built without ``generation`` follows the pointer (a blob
+in the data dir's shared store), so after a shadow rebuild is swapped in, every reader moves to the new
+tables within ``store.read_consistency_s``; a Store pinned to a generation (:meth:`Store.shadow`) writes
+a rebuild beside the live index. Tables come from the data dir's :class:`core.database.Database`.
 
 A file's chunks are replaced in one ``merge_insert`` commit, so a reader sees either the old or the
 new version, never both or none. Every string that reaches a filter goes through :func:`sql_str`.
@@ -25,11 +26,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import lancedb
 import numpy as np
 import pyarrow as pa
 
+from core.blobs import BlobStore, make_blob_store
 from core.config import IndexSettings, KeywordSettings
+from core.database import Database
+from core.store_location import StoreLocation
 from core.store_maintenance import ensure_indexes, optimize_table
 from core.store_schema import (
     DOCUMENTS_SCHEMA,
@@ -40,7 +43,7 @@ from core.store_schema import (
     path_filter,
     sql_str,
 )
-from core.store_state import IndexState, read_state, table_names, write_state
+from core.store_state import STATE_FILE, IndexState, StatePointer, table_names
 from core.types import Chunk
 
 log = logging.getLogger(__name__)
@@ -49,40 +52,65 @@ __all__ = ["DOCUMENTS_SCHEMA", "DocStatus", "DocumentRecord", "Store", "chunks_s
            "sql_str"]
 
 class Store:
-    """LanceDB tables in ``data_dir/lancedb``.
+    """The index tables of one data dir.
 
     Args:
-        data_dir: folder for the database and the generation pointer (created when missing).
+        data: the data dir's :class:`~core.database.Database` (what the composition root passes), or a
+            folder / object-store URI, for which a strongly consistent Database (read consistency 0) and
+            the location's blob store are opened here (tests, benchmarks, one-off tools).
         keyword: tokenizer options for the BM25 full-text index.
         index: ANN threshold and version cleanup age (:class:`core.config.IndexSettings`).
         generation: pin this Store to one generation (a shadow rebuild's writer); None follows the
-            live generation named by the pointer file.
-        db: an open LanceDB connection to share (default: connect to ``data_dir/lancedb``).
+            live generation named by the pointer.
+        blobs: the data dir's blob store holding the pointer (default: :func:`core.blobs.make_blob_store`).
+        pointer: the generation pointer to share (a shadow shares its parent's).
     """
 
-    def __init__(self, data_dir: Path, keyword: KeywordSettings | None = None,
-                 index: IndexSettings | None = None, generation: int | None = None,
-                 db: Any | None = None) -> None:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        self.data_dir = data_dir
-        self.db = db if db is not None else lancedb.connect(str(data_dir / "lancedb"))
+    def __init__(self, data: Path | str | Database, keyword: KeywordSettings | None = None,
+                 index: IndexSettings | None = None, generation: int | None = None, *,
+                 blobs: BlobStore | None = None, pointer: StatePointer | None = None) -> None:
+        if isinstance(data, Database):
+            self.db = data
+        else:
+            location = StoreLocation.parse(data)
+            if location.local is not None:
+                location.local.mkdir(parents=True, exist_ok=True)
+            self.db = Database(location)
+        loc = self.db.location
+        self.location = loc
+        self.data_dir: Path | str = loc.local if loc.local is not None else loc.uri
+        self.blobs = blobs if blobs is not None else make_blob_store(loc)
+        legacy = loc.local / STATE_FILE if loc.local is not None else None
+        self._pointer = pointer or StatePointer(self.blobs, self.db.read_consistency_s, legacy)
         self.keyword = keyword or KeywordSettings()
         self.index = index or IndexSettings()
         self._pinned = generation
+        self._seen_generation: int | None = None
 
     # ---- generations --------------------------------------------------------------------
     def state(self) -> IndexState:
         """The generation pointer (live generation, its fingerprint, a rebuild in progress)."""
-        return read_state(self.data_dir)
+        return self._pointer.read()
 
     def set_state(self, state: IndexState) -> None:
-        """Atomically replace the generation pointer (readers switch on their next call)."""
-        write_state(self.data_dir, state)
+        """Atomically replace the generation pointer (readers switch within the read consistency)."""
+        self._pointer.write(state)
+
+    def has_index(self) -> bool:
+        """Whether this data dir holds an index (a pointer was written or a table exists)."""
+        return self._pointer.exists() or bool(self.db.table_names())
 
     @property
     def generation(self) -> int:
-        """The generation this Store reads and writes (pinned, else the live one)."""
-        return self._pinned if self._pinned is not None else self.state().generation
+        """The generation this Store reads and writes (pinned, else the live one). When the live one
+        changed, this process's handles on the old generation's tables are released."""
+        if self._pinned is not None:
+            return self._pinned
+        gen = self.state().generation
+        if self._seen_generation is not None and gen != self._seen_generation:
+            self.db.forget(table_names(self._seen_generation))
+        self._seen_generation = gen
+        return gen
 
     @property
     def documents_table_name(self) -> str:
@@ -95,8 +123,8 @@ class Store:
         return table_names(self.generation)[1]
 
     def shadow(self, generation: int) -> Store:
-        """A Store pinned to ``generation``, sharing this one's connection."""
-        return Store(self.data_dir, self.keyword, self.index, generation, db=self.db)
+        """A Store pinned to ``generation``, sharing this one's database, blob store and pointer."""
+        return Store(self.db, self.keyword, self.index, generation, blobs=self.blobs, pointer=self._pointer)
 
     def generations_on_disk(self) -> set[int]:
         """Generations that have at least one table in the database."""
@@ -121,30 +149,15 @@ class Store:
     # ---- tables -------------------------------------------------------------------------
     def table_names(self) -> list[str]:
         """Names of the tables in the database."""
-        res: Any = self.db.list_tables()
-        names = getattr(res, "tables", res)
-        return list(names)
-
-    def _open(self, name: str) -> Any | None:
-        try:
-            return self.db.open_table(name)
-        except ValueError:  # no such table
-            return None
+        return self.db.table_names()
 
     def _documents(self) -> Any:
-        name = self.documents_table_name
-        tbl = self._open(name)
-        if tbl is None:
-            return self.db.create_table(name, schema=DOCUMENTS_SCHEMA, exist_ok=True)
-        missing = [f for f in DOCUMENTS_SCHEMA if f.name not in tbl.schema.names]
-        if missing:  # a table from an older version: add the new columns, all null
-            tbl.add_columns(pa.schema(missing))
-            log.info("documents table %s: added columns %s", name, [f.name for f in missing])
-        return tbl
+        # a table from an older version gets the new columns, all null (Database.table)
+        return self.db.table(self.documents_table_name, DOCUMENTS_SCHEMA)
 
     def _chunks(self, dimension: int | None = None) -> Any | None:
         name = self.chunks_table_name
-        tbl = self._open(name)
+        tbl = self.db.find_table(name)
         if tbl is not None or dimension is None:
             return tbl
         return self.db.create_table(name, schema=chunks_schema(dimension), exist_ok=True)
@@ -240,7 +253,8 @@ class Store:
         """Create the BM25 index when missing and the ANN index once the table has
         ``index.ann_min_rows`` rows; returns the names of indexes created."""
         tbl = self._chunks()
-        return [] if tbl is None else ensure_indexes(tbl, self.keyword, self.index.ann_min_rows)
+        return [] if tbl is None else ensure_indexes(tbl, self.keyword, self.index.ann_min_rows,
+                                                     self.index.ann_partition_rows)
 
     def optimize(self) -> dict[str, object]:
         """Compact both tables, fold new rows into their indexes, delete versions older than
@@ -256,11 +270,14 @@ class Store:
     # ---- search -------------------------------------------------------------------------
     def vector_search(self, vector: np.ndarray, k: int,
                       where: str | None = None) -> list[tuple[Chunk, float]]:
-        """Top ``k`` chunks by cosine similarity (vectors are normalised); score = 1 - distance/2."""
+        """Top ``k`` chunks by cosine similarity (vectors are normalised); score = 1 - distance/2. With an
+        ANN index the search effort is ``index.ann_nprobes``/``ann_ef``/``ann_refine_factor``."""
         tbl = self._chunks()
         if tbl is None or k <= 0:
             return []
-        q = tbl.search(vector.astype(np.float32).tolist()).distance_type("cosine").limit(k)
+        ix = self.index
+        q = (tbl.search(vector.astype(np.float32).tolist()).distance_type("cosine").limit(k)
+             .nprobes(ix.ann_nprobes).ef(ix.ann_ef).refine_factor(ix.ann_refine_factor))
         if where:
             q = q.where(where, prefilter=True)
         return [(_row_chunk(r), 1.0 - float(r["_distance"])) for r in q.to_list()]
@@ -277,8 +294,7 @@ class Store:
         tbl = self._chunks()
         if tbl is None:
             return []
-        if ensure_indexes(tbl, self.keyword, None):
-            tbl = self._chunks() or tbl  # reopened, so the handle sees the new index
+        ensure_indexes(tbl, self.keyword, None)  # the shared handle sees the index it created
         q = tbl.search(query, query_type="fts", fts_columns=fts_column(tbl.schema.names)).limit(k)
         if where:
             q = q.where(where, prefilter=True)

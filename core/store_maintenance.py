@@ -26,7 +26,8 @@ from core.store_schema import fts_column
 log = logging.getLogger(__name__)
 
 ANN_PARTITION_ROWS = 4096
-"""Rows per IVF partition (LanceDB's guidance is √n to n/4096 partitions; we take n/4096, ≥ 1)."""
+"""Default rows per IVF partition (``index.ann_partition_rows``; LanceDB's guidance is √n to n/4096
+partitions)."""
 
 
 def index_types(tbl: Any) -> set[str]:
@@ -34,10 +35,12 @@ def index_types(tbl: Any) -> set[str]:
     return {str(ix.index_type) for ix in tbl.list_indices()}
 
 
-def ensure_indexes(tbl: Any, keyword: KeywordSettings, ann_min_rows: int | None) -> list[str]:
+def ensure_indexes(tbl: Any, keyword: KeywordSettings, ann_min_rows: int | None,
+                   partition_rows: int = ANN_PARTITION_ROWS) -> list[str]:
     """Create the BM25 index on :func:`~core.store_schema.fts_column` (``indexed_text``, or ``text``
     in older tables) when missing and, when ``ann_min_rows`` is given and the table has at least
-    that many rows, the ANN index on ``vector``. Returns the names created."""
+    that many rows, the ANN index on ``vector`` (one IVF partition per ``partition_rows`` rows).
+    Returns the names created."""
     have = index_types(tbl)
     created: list[str] = []
     if "FTS" not in have and tbl.count_rows():
@@ -55,7 +58,7 @@ def ensure_indexes(tbl: Any, keyword: KeywordSettings, ann_min_rows: int | None)
         from lancedb.index import IvfHnswSq
 
         tbl.create_index("vector", config=IvfHnswSq(distance_type="cosine",
-                                                     num_partitions=max(1, rows // ANN_PARTITION_ROWS)))
+                                                     num_partitions=max(1, rows // partition_rows)))
         created.append("ann")
         log.info("ann index (IVF_HNSW_SQ) built rows=%d in %.1f s", rows, time.perf_counter() - t0)
     return created

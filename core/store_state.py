@@ -4,22 +4,32 @@ An index *generation* is one pair of LanceDB tables (``documents``/``chunks`` fo
 ``documents_<g>``/``chunks_<g>`` for g ≥ 1). A config change builds a new generation beside the live
 one (a shadow rebuild) and then swaps the pointer, so readers never see a half-built index.
 
-The pointer ``<data_dir>/index_state.json`` is written to a temporary file, fsynced, and moved over the
-old one with :func:`os.replace` (atomic on POSIX), so a reader or a crash sees the old or the new
-pointer, never a torn one.
+The pointer is one small object, ``state/index.json`` in the data dir's blob store (:mod:`core.blobs`:
+a file replaced atomically on local disk, an object PUT on S3/GCS/Azure), so every process — the indexer
+and any number of bot replicas, on any machine — reads the same pointer, and a reader or a crash sees
+the old or the new pointer, never a torn one. Local data dirs from before kept it in
+``<data_dir>/index_state.json``, which is still read until the first write.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+
+from core.blobs import BlobStore, LocalBlobStore
+from core.store_location import BLOBS_FOLDER
 
 log = logging.getLogger(__name__)
 
 STATE_FILE = "index_state.json"
+"""The legacy pointer file of a local data dir (read when the blob does not exist yet)."""
+STATE_KEY = "state/index.json"
+"""The pointer's key in the data dir's blob store."""
 
 
 @dataclass(frozen=True)
@@ -59,32 +69,82 @@ def table_names(generation: int) -> tuple[str, str]:
     return f"documents_{generation}", f"chunks_{generation}"
 
 
-def read_state(data_dir: Path) -> IndexState:
-    """The pointer in ``data_dir``; the default (generation 0, no fingerprint) when there is none.
+class StatePointer:
+    """The generation pointer, kept as the blob :data:`STATE_KEY` in the shared store (every process on
+    the data dir reads the same object; only the indexer holding the lease writes it).
 
-    A corrupt file is logged and read as the default, which makes the next reconcile rebuild.
+    Reads are cached for ``max_age_s`` seconds (the store's read consistency: a replica follows a swap
+    at most that late); this process's own writes are seen at once. A data dir from before the pointer
+    moved into the blob store is read from its ``index_state.json`` (``legacy``) until the first write.
+
+    Args:
+        blobs: the data dir's :class:`~core.blobs.BlobStore`.
+        max_age_s: how long a read is reused (0: every call reads).
+        legacy: the old pointer file of a local data dir (None for an object store).
+        clock: monotonic seconds.
     """
-    path = data_dir / STATE_FILE
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+
+    def __init__(self, blobs: BlobStore, max_age_s: float = 0.0, legacy: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._blobs = blobs
+        self._max_age = max_age_s
+        self._legacy = legacy
+        self._clock = clock
+        self._cached: tuple[float, IndexState] | None = None
+        self._lock = threading.Lock()
+
+    def read(self) -> IndexState:
+        """The pointer (default state when there is none; a corrupt one is logged and read as the
+        default, which makes the next reconcile rebuild)."""
+        with self._lock:
+            now = self._clock()
+            if self._cached is not None and now - self._cached[0] < self._max_age:
+                return self._cached[1]
+            state = self._load()
+            self._cached = (now, state)
+            return state
+
+    def write(self, state: IndexState) -> None:
+        """Replace the pointer with ``state`` (one object write: readers see the old or the new one)."""
+        with self._lock:
+            self._blobs.put(STATE_KEY, json.dumps(state.to_json(), sort_keys=True).encode("utf-8"))
+            self._cached = (self._clock(), state)
+        log.info("index state: live generation %d fingerprint %s building %s", state.generation,
+                 state.fingerprint[:12], state.building)
+
+    def exists(self) -> bool:
+        """Whether a pointer was ever written (in the blob store, or the legacy file)."""
+        return self._blobs.get(STATE_KEY) is not None or (self._legacy is not None and self._legacy.is_file())
+
+    def _load(self) -> IndexState:
+        blob = self._blobs.get(STATE_KEY)
+        if blob is not None:
+            return _parse(blob.data, STATE_KEY)
+        if self._legacy is not None:
+            try:
+                return _parse(self._legacy.read_bytes(), str(self._legacy))
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                log.warning("%s unreadable (%s); assuming generation 0", self._legacy, exc)
         return IndexState()
-    except (OSError, ValueError) as exc:
-        log.warning("%s unreadable (%s); assuming generation 0", path, exc)
+
+
+def read_local_state(data_dir: Path) -> IndexState:
+    """The pointer of the local data dir ``data_dir``, read without creating anything (the blob, else
+    the legacy ``index_state.json``, else the default) — for readers that must not import LanceDB
+    (:mod:`indexer.snapshot`, ``policybot status``)."""
+    blobs = LocalBlobStore(data_dir / BLOBS_FOLDER, create=False)
+    return StatePointer(blobs, legacy=data_dir / STATE_FILE).read()
+
+
+def _parse(data: bytes, where: str) -> IndexState:
+    try:
+        raw = json.loads(data)
+    except ValueError as exc:
+        log.warning("%s unreadable (%s); assuming generation 0", where, exc)
+        return IndexState()
+    if not isinstance(raw, dict):
         return IndexState()
     known = {f.name for f in fields(IndexState)}
     return IndexState(**{k: v for k, v in raw.items() if k in known})
-
-
-def write_state(data_dir: Path, state: IndexState) -> None:
-    """Atomically replace the pointer in ``data_dir`` with ``state`` (temp file, fsync, os.replace)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = data_dir / STATE_FILE
-    tmp = path.with_name(f".{STATE_FILE}.{os.getpid()}.tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        json.dump(state.to_json(), fh, sort_keys=True)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    log.info("index state: live generation %d fingerprint %s building %s", state.generation,
-             state.fingerprint[:12], state.building)

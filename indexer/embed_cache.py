@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from core.database import Database
 from core.embedder import Embedder
 from core.store import sql_str
 from core.types import Chunk
@@ -53,16 +54,13 @@ class Embedded:
 
 
 class EmbeddingCache:
-    """The cache table in LanceDB connection ``db`` (created on first write)."""
+    """The cache table in the data dir's :class:`~core.database.Database` (created on first write)."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     def _table(self, create: bool) -> Any | None:
-        try:
-            return self.db.open_table(TABLE)
-        except ValueError:
-            return self.db.create_table(TABLE, schema=SCHEMA, exist_ok=True) if create else None
+        return self.db.table(TABLE, SCHEMA) if create else self.db.find_table(TABLE)
 
     def get(self, key: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         """Cached vectors of ``hashes`` under ``key``: text_hash → float32 vector (misses absent)."""

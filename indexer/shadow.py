@@ -50,9 +50,17 @@ def plan(store: Store, fingerprint: str) -> Plan:
 
 
 def swap(store: Store, p: Plan, fingerprint: str) -> None:
-    """Make ``p``'s generation live (one atomic pointer write), then drop the old generation."""
+    """Make ``p``'s generation live (one atomic pointer write), then drop the old generation once every
+    reader has followed the pointer: other processes see it at most ``store.read_consistency_s`` late
+    (:class:`core.store_state.StatePointer`), so the drop waits that long (plus a second for queries
+    already running) when it is not 0."""
     old = store.state().generation
     store.set_state(IndexState(generation=p.generation, fingerprint=fingerprint, swapped_at=time.time()))
+    grace = store.db.read_consistency_s
+    if grace > 0:
+        log.info("generation %d is live; dropping %d in %.0f s, once every reader follows", p.generation,
+                 old, grace + 1)
+        time.sleep(grace + 1.0)
     _drop_stale(store, p.generation, None)
     log.info("swapped in generation %d (dropped %d)", p.generation, old)
 

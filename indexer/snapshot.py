@@ -7,7 +7,9 @@ of both tables and the names and sizes of their data files; a reader compares th
 pointer, the newest manifest in each table's ``_versions`` folder and the ``data`` folder listings on
 disk (directory listings only). Anything else — a write by another
 tool, a compaction, an older data dir — makes :func:`read_snapshot` return None and the caller reads
-the tables. Lance on-disk format (manifest naming V1 ``<n>.manifest``, V2 ``<u64::MAX - n>.manifest``):
+the tables. Only a local data dir has a snapshot: on an object store (``s3://`` …) nothing is written
+and status reads the tables. Lance on-disk format (manifest naming V1 ``<n>.manifest``,
+V2 ``<u64::MAX - n>.manifest``):
 https://lancedb.github.io/lance/format.html
 """
 
@@ -21,7 +23,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.store_state import read_state, table_names
+from core.store_location import LANCEDB_FOLDER
+from core.store_state import read_local_state, table_names
 
 if TYPE_CHECKING:
     from core.store import Store
@@ -35,7 +38,7 @@ _U64_MAX = 2**64 - 1
 def table_version(data_dir: Path, table: str) -> int | None:
     """The newest version of LanceDB table ``table`` under ``data_dir``, from its manifest file
     names; None when the table has no manifests."""
-    folder = data_dir / "lancedb" / f"{table}.lance" / "_versions"
+    folder = data_dir / LANCEDB_FOLDER / f"{table}.lance" / "_versions"
     try:
         names = os.listdir(folder)
     except OSError:
@@ -51,7 +54,7 @@ def table_version(data_dir: Path, table: str) -> int | None:
 
 def table_files(data_dir: Path, table: str) -> list[list[object]]:
     """``[[name, size], ...]`` of the table's data files (a damaged or replaced file changes it)."""
-    folder = data_dir / "lancedb" / f"{table}.lance" / "data"
+    folder = data_dir / LANCEDB_FOLDER / f"{table}.lance" / "data"
     try:
         with os.scandir(folder) as it:
             return sorted([e.name, e.stat().st_size] for e in it if e.is_file())
@@ -68,14 +71,18 @@ def _versions(data_dir: Path, generation: int) -> dict[str, object]:
 
 
 def write_snapshot(store: Store) -> None:
-    """Write the snapshot of ``store``'s live generation (errors are logged, never raised)."""
+    """Write the snapshot of ``store``'s live generation (errors are logged, never raised); nothing
+    for an object-store data dir."""
+    data_dir = store.location.local
+    if data_dir is None:
+        return
     try:
         generation = store.state().generation
         live = store.shadow(generation)
-        data = {"generation": generation, "versions": _versions(store.data_dir, generation),
+        data = {"generation": generation, "versions": _versions(data_dir, generation),
                 "chunks": live.count_chunks(), "written_at": time.time(),
                 "documents": [asdict(d) for d in live.documents().values()]}
-        path = store.data_dir / SNAPSHOT_FILE
+        path = data_dir / SNAPSHOT_FILE
         tmp = path.with_name(f".{SNAPSHOT_FILE}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, path)
@@ -92,7 +99,7 @@ def read_snapshot(data_dir: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict):
         return None
-    generation = read_state(data_dir).generation
+    generation = read_local_state(data_dir).generation
     if data.get("generation") != generation or data.get("versions") != _versions(data_dir, generation):
         return None
     return data

@@ -1,40 +1,40 @@
-"""``<data_dir>/watch.json``: what the running watcher reports to ``policybot status`` (another process).
+"""What the running watcher reports to ``policybot status`` (another process, maybe on another machine).
 
-Shape: ``{"pid", "root", "observer_kind": "native"|"polling", "observer_reason", "started_at",
+Kept as the blob ``state/watch.json`` in the data dir's shared store (:mod:`core.blobs`). Shape:
+``{"pid", "host", "root", "observer_kind": "native"|"polling", "observer_reason", "started_at",
 "pending", "oldest_pending_at", "jobs": {name: JobHistory.to_json()}, "updated_at"}``; times are UNIX
-seconds (``oldest_pending_at`` 0.0: nothing pending; index lag = now - oldest_pending_at). Written
-atomically (temp file + ``os.replace``) so a reader never sees half a file.
+seconds (``oldest_pending_at`` 0.0: nothing pending; index lag = now - oldest_pending_at). Each write
+replaces the whole object, so a reader never sees half of one.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
-from pathlib import Path
 from typing import Any
+
+from core.blobs import BlobStore
 
 log = logging.getLogger(__name__)
 
-STATE_FILE = "watch.json"
+STATE_KEY = "state/watch.json"
 
 
-def write_watch_state(data_dir: Path, state: dict[str, Any]) -> None:
-    """Replace ``data_dir/watch.json`` with ``state`` (errors are logged, never raised)."""
-    path = data_dir / STATE_FILE
-    tmp = path.with_suffix(".json.tmp")
+def write_watch_state(blobs: BlobStore, state: dict[str, Any]) -> None:
+    """Replace the watcher's state with ``state`` (errors are logged, never raised)."""
     try:
-        tmp.write_text(json.dumps(state, ensure_ascii=False, default=str), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        log.warning("cannot write %s (%s)", path, exc.strerror)
+        blobs.put(STATE_KEY, json.dumps(state, ensure_ascii=False, default=str).encode("utf-8"))
+    except Exception as exc:  # a full disk or an unreachable store must not stop the watcher
+        log.warning("cannot write %s (%s)", STATE_KEY, exc)
 
 
-def read_watch_state(data_dir: Path) -> dict[str, Any] | None:
-    """The last state written by a watcher on ``data_dir``, or None when there is none (or it is
-    unreadable). The watcher may have stopped since: compare ``pid``/``updated_at``."""
+def read_watch_state(blobs: BlobStore) -> dict[str, Any] | None:
+    """The last state written by a watcher on this data dir, or None when there is none (or it is
+    unreadable). The watcher may have stopped since: compare ``pid``/``host``/``updated_at``."""
     try:
-        data = json.loads((data_dir / STATE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        blob = blobs.get(STATE_KEY)
+        data = json.loads(blob.data) if blob is not None else None
+    except (OSError, ValueError) as exc:
+        log.debug("cannot read %s (%s)", STATE_KEY, exc)
         return None
     return data if isinstance(data, dict) else None

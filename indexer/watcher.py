@@ -14,7 +14,8 @@ file is a move (``move_path`` when the indexer has it, else remove + index, whic
 makes cheap); a case-only rename is a move too: existence is checked with exact case. Folder moves in,
 out and within the root expand into per-file tasks. Periodic reconcile (:mod:`indexer.scheduler`)
 repairs anything events missed. Every index write runs under one lock (``write_lock``), and the
-process holds the data dir's :class:`~indexer.lock.WriterLock` while watching.
+process holds the data dir's indexer lease (:class:`~indexer.lock.WriterLock`) while watching — or the
+caller does (:class:`~indexer.lock.IndexerRole` starts the watcher only while it leads).
 watchdog docs: https://python-watchdog.readthedocs.io
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -34,7 +36,7 @@ from core.config import Settings
 from core.embedder import Embedder
 from core.errors import IndexingStopped
 from core.store import Store
-from indexer.lock import WriterLock
+from indexer.lock import WriterLock, store_lease
 from indexer.observers import (
     EventRouter,
     ObserverFactory,
@@ -61,11 +63,12 @@ class PolicyWatcher:
 
     Args:
         settings: ``watch`` (observer, debounce_s, stable_s, retry_max_s, reconcile_interval_s, ...),
-            ``policies`` (patterns) and ``data_dir`` (writer lock, ``watch.json``).
+            ``policies`` (patterns) and ``store.lease_ttl_s`` (the indexer lease).
         indexer: written only from the worker thread and scheduler jobs, one at a time.
         root: the policy folder (default ``policies.root``).
         native_factory: builds the native observer (tests inject one that hits the inotify limit).
-        hold_lock: take the data dir's :class:`WriterLock` (False when the caller already holds it).
+        hold_lock: take the data dir's indexer lease (False when the caller already holds it).
+        lock: the :class:`WriterLock` to take (default: one on ``indexer.store``'s blob store).
         reconcile_on_start: run a reconcile as soon as the scheduler starts (then periodically).
 
     Attributes:
@@ -76,7 +79,7 @@ class PolicyWatcher:
 
     def __init__(self, settings: Settings, indexer: Indexer, root: Path | None = None, *,
                  native_factory: ObserverFactory = Observer, hold_lock: bool = True,
-                 reconcile_on_start: bool = True) -> None:
+                 reconcile_on_start: bool = True, lock: WriterLock | None = None) -> None:
         self.settings = settings
         self.indexer = indexer
         self.root = (root or settings.policies.root).resolve()
@@ -87,7 +90,8 @@ class PolicyWatcher:
         self.observer_kind: ObserverKind | None = None
         self.observer_reason = ""
         self._native_factory = native_factory
-        self._writer_lock = WriterLock(settings.data_dir) if hold_lock else None
+        self._writer_lock = (lock or WriterLock(store_lease(indexer.store, settings.store.lease_ttl_s))
+                             if hold_lock else None)
         self._reconcile_on_start = reconcile_on_start
         self._running: RunningObserver | None = None
         self.pending = PendingPaths(settings.watch.debounce_s)
@@ -266,8 +270,9 @@ class PolicyWatcher:
             return
         self._state_at = now
         pending, oldest = self.pending.snapshot()
-        write_watch_state(self.settings.data_dir, {
-            "pid": os.getpid(), "root": str(self.root), "observer_kind": self.observer_kind,
+        write_watch_state(self.indexer.store.blobs, {
+            "pid": os.getpid(), "host": socket.gethostname(), "root": str(self.root),
+            "observer_kind": self.observer_kind,
             "observer_reason": self.observer_reason, "running": not self._stop.is_set(),
             "pending": pending, "oldest_pending_at": oldest, "updated_at": now,
             "jobs": {n: h.to_json() for n, h in self.scheduler.history.items()}})
@@ -310,11 +315,12 @@ def _walk(folder: Path) -> Iterator[Path]:
 
 def start_watching(settings: Settings, indexer: Indexer, root: Path | None = None, *,
                    hold_lock: bool = True, reconcile_on_start: bool = True,
-                   native_factory: ObserverFactory = Observer) -> PolicyWatcher:
+                   native_factory: ObserverFactory = Observer, lock: WriterLock | None = None
+                   ) -> PolicyWatcher:
     """Start watching ``root`` (default ``policies.root``) per ``settings.watch``; returns the started
-    watcher (call ``stop()`` when done). Raises IndexLockedError when another indexer holds the lock."""
+    watcher (call ``stop()`` when done). Raises IndexLockedError when another indexer holds the lease."""
     return PolicyWatcher(settings, indexer, root, hold_lock=hold_lock, native_factory=native_factory,
-                         reconcile_on_start=reconcile_on_start).start()
+                         reconcile_on_start=reconcile_on_start, lock=lock).start()
 
 
 def start_watcher(settings: Settings, store: Store,

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from core.errors import PolicybotError, ServiceUnreachableError, StoreError
 
 
-def describe(exc: BaseException, data_dir: Path | None = None) -> str | None:
+def describe(exc: BaseException, data_dir: Path | str | None = None) -> str | None:
     """The user text of ``exc``, or None when it is not a user/environment error (a bug)."""
     if isinstance(exc, PolicybotError):
         return str(exc)
@@ -109,7 +109,7 @@ def reaching(service: str, url: str, key: str) -> Iterator[None]:
 
 
 # ---- files -------------------------------------------------------------------------------------------
-def os_error_text(exc: OSError, data_dir: Path | None = None) -> str:
+def os_error_text(exc: OSError, data_dir: Path | str | None = None) -> str:
     """One line naming the path and the cause of an OS error, with what to do."""
     where = exc.filename if exc.filename is not None else None
     target = where or (f"a file under {data_dir}" if data_dir is not None else "a file")
@@ -127,7 +127,7 @@ def os_error_text(exc: OSError, data_dir: Path | None = None) -> str:
     return f"{target}: {cause}; check the path, its permissions and free disk space"
 
 
-def unreadable_store(data_dir: Path | None, exc: BaseException) -> StoreError:
+def unreadable_store(data_dir: Path | str | None, exc: BaseException) -> StoreError:
     """The :class:`StoreError` for a LanceDB error ``exc`` reading the index under ``data_dir``."""
     where = data_dir if data_dir is not None else "the data dir"
     first = (str(exc).splitlines() or [type(exc).__name__])[0][:200]

@@ -3,7 +3,8 @@ commands ``/policy cache stats`` and ``/policy cache forget <id>``.
 
 They open the cache table without loading the embedding model (:meth:`policybot.factory.App.admin_cache`).
 Hits, misses and invalidations are counters of the serving process (``policybot run``), which publishes
-them every minute to ``<data_dir>/cache_metrics.json``; ``stats`` shows the latest of them beside the
+them every minute to the data dir's shared store (``state/cache_metrics.json``); ``stats`` shows the
+latest of them beside the
 entry counts read from the table now.
 """
 
@@ -19,7 +20,7 @@ cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 
 
 def _stats(ctx: typer.Context) -> dict[str, Any]:
-    from core.cache.jobs import metrics_path, read_published, stats_json
+    from core.cache.jobs import read_published, stats_json
     from policybot.context import app_of as _app
 
     app = _app(ctx)
@@ -27,7 +28,7 @@ def _stats(ctx: typer.Context) -> dict[str, Any]:
     empty = {"entries": {"active": 0, "candidate": 0, "invalidated": 0}, "times_served": 0}
     data = stats_json(cache.stats()) if cache is not None else empty | {"hits": 0, "misses": {},
                                                                         "invalidations": {}}
-    published = read_published(metrics_path(app.settings))
+    published = read_published(app.blobs)
     if published is not None:  # the serving process's counters; entries stay as read now
         keys = ("hits", "misses", "invalidations", "published_at")
         data |= {k: published[k] for k in keys if k in published}

@@ -133,7 +133,8 @@ def _main(
     config: Annotated[Path | None, typer.Option(
         "--config", metavar="PATH", help="Config file (default: ./config.yaml).")] = None,
     data_dir: Annotated[str | None, typer.Option(
-        "--data-dir", metavar="DIR", help="Index folder (overrides data_dir).")] = None,
+        "--data-dir", metavar="DIR", help="Index folder, or an object-store URI (s3://bucket/prefix, gs://, "
+        "az://; credentials from the environment). Overrides data_dir.")] = None,
     verbose: Annotated[int, typer.Option(
         "-v", "--verbose", count=True, metavar="", show_default=False,
         help="More log output; repeat it: -v INFO, -vv DEBUG (library warnings and progress bars too).")] = 0,
@@ -145,7 +146,7 @@ def _main(
     if data_dir is not None and not data_dir.strip():
         raise PolicybotError("--data-dir: empty path; pass the index folder")
     configure_logging(verbose)
-    settings = load_config(config, data_dir=Path(data_dir) if data_dir is not None else None)
+    settings = load_config(config, data_dir=data_dir)
     configure_logging(verbose, settings.log_level)
     ctx.obj = settings
 

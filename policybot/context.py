@@ -34,6 +34,24 @@ def app_of(ctx: typer.Context) -> App:
     return built
 
 
+def has_index_of(ctx: typer.Context) -> bool:
+    """Whether the data dir holds an index: a local folder is looked at without creating anything or
+    importing LanceDB (:func:`policybot.guards.has_index`); an object store is opened (its start-up
+    self-test runs first, so an unreachable bucket is a clear error here).
+
+    Raises:
+        PolicybotError: the local data dir is a file. StoreError: the object store is unusable.
+    """
+    from pathlib import Path
+
+    from policybot.guards import has_index
+
+    data_dir = settings_of(ctx).data_dir
+    if isinstance(data_dir, Path):
+        return has_index(data_dir)
+    return app_of(ctx).store.has_index()
+
+
 def opened(app: App) -> App:
     """``app`` after a first read of its store; a damaged index becomes a :class:`StoreError`."""
     from policybot.boundary import unreadable_store

@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,17 +19,20 @@ import numpy as np
 from core.answer.extractive import ExtractiveAnswerer
 from core.answer_log import AnswerLog
 from core.answering import PolicyAnswerService
-from core.blobs import BlobStore, LocalBlobStore
+from core.blobs import BlobStore, check_conditional_writes, make_blob_store
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.cpu_share import CpuShare
+from core.database import Database
 from core.embedder import Embedder, embed_queries, make_embedder
 from core.errors import StoreError
 from core.fingerprint import embedding_fingerprint
+from core.lease import Lease
 from core.llm.base import AnswerProvider
 from core.rerank.base import Reranker
 from core.retrieval import HybridRetriever
 from core.scoping import DocumentScoper
 from core.store import Store
+from core.store_location import StoreLocation, ensure_runtime_dir
 
 if TYPE_CHECKING:
     from core.cache import AnswerCache
@@ -106,19 +110,49 @@ class App:
         self.embedder = LazyEmbedder(settings.embedding, self.cpu_share)
 
     @cached_property
+    def location(self) -> StoreLocation:
+        """Where the shared store lives: ``data_dir`` parsed (a folder, or ``s3://``/``gs://``/``az://``)."""
+        return StoreLocation.parse(self.settings.data_dir)
+
+    @cached_property
+    def runtime_dir(self) -> Path:
+        """This machine's folder for this process's runtime files (warm-``ask`` socket, ``serve.json``):
+        the data dir when it is a folder, else a private folder keyed by the URI (created here)."""
+        return ensure_runtime_dir(self.location)
+
+    @cached_property
     def blobs(self) -> BlobStore:
-        """Small shared objects with conditional writes (claims, leases, pointers): ``data_dir/blobs``."""
-        return LocalBlobStore(self.settings.data_dir / "blobs")
+        """Small shared objects with conditional writes (claims, leases, pointers) under
+        ``<data_dir>/blobs``: a folder, or the bucket prefix. Built after the start-up self-test
+        (:func:`core.blobs.check_conditional_writes`): a store that ignores conditional writes, or
+        that cannot be reached, raises StoreError before anything is written."""
+        blobs = make_blob_store(self.location)
+        check_conditional_writes(blobs, self.location.uri)
+        return blobs
+
+    @cached_property
+    def database(self) -> Database:
+        """The data dir's one LanceDB connection owner (tables, migrations), with the configured read
+        consistency (``store.read_consistency_s``)."""
+        _ = self.blobs  # the self-test runs before LanceDB touches the store
+        return Database(self.location, self.settings.store.read_consistency_s)
 
     @cached_property
     def answer_log(self) -> AnswerLog:
         """The answer log and votes (tables in the store's database)."""
-        return AnswerLog(self.store.db)
+        return AnswerLog(self.database)
 
     @cached_property
     def store(self) -> Store:
-        """The LanceDB store in ``data_dir``."""
-        return Store(self.settings.data_dir, self.settings.keyword, self.settings.index)
+        """The index tables (documents, chunks) and the generation pointer in ``data_dir``."""
+        return Store(self.database, self.settings.keyword, self.settings.index, blobs=self.blobs)
+
+    @cached_property
+    def lease(self) -> Lease:
+        """This process's handle on the ``indexer`` leader lease (``store.lease_ttl_s``); a dead holder
+        on this machine is taken over at once on a local data dir (:mod:`indexer.lock`)."""
+        return Lease(self.blobs, "indexer", self.settings.store.lease_ttl_s,
+                     local_takeover=self.location.is_local)
 
     def embedder_factory(self) -> Embedder:
         """The loaded embedder (what the indexer calls when it first needs vectors)."""

@@ -20,7 +20,6 @@ import typer
 from rich.console import Console
 
 from core.errors import PolicybotError, StoreError
-from policybot.guards import has_index
 
 if TYPE_CHECKING:  # core.gaps imports numpy and LanceDB: loaded by the command, so --help stays fast
     from core.gaps import GapReport, WeeklyGapJob
@@ -85,11 +84,12 @@ def gaps(
     from core.gaps import save_latest
     from core.gaps.render import render_markdown, to_json
     from policybot.context import app_of as _app
+    from policybot.context import has_index_of
     from policybot.context import opened as _opened
 
     app = _app(ctx)
     window = parse_since(since) if since is not None else app.settings.gaps.since_days * 86400.0
-    if not has_index(app.settings.data_dir):
+    if not has_index_of(ctx):
         raise PolicybotError(f"no index in {app.settings.data_dir}; run policybot index, and policybot "
                              "run to log questions")
     result = report_for(_opened(app), window)

@@ -6,7 +6,9 @@ Protocol (one request per connection, one JSON line each way)::
     → {"op": "ask", "question": str, "scope": [glob, ...]}
     ← {"ok": true, "answer": Answer.to_json()}  |  {"ok": false, "error": one-line text}
 
-The socket is ``<data_dir>/policybot.sock``, mode 0600 (only the owner's processes may ask). A stale
+The socket is ``policybot.sock`` in the data dir's local runtime folder
+(:attr:`core.store_location.StoreLocation.runtime_dir`: the data dir itself when it is a folder, a
+private folder keyed by the URI for an object store), mode 0600 (only the owner's processes may ask). A stale
 socket file (its process died) is replaced; one that answers belongs to another live process and is left
 alone. A data dir path too long for a socket address (~107 bytes) simply means no warm path. The
 client imports nothing heavy (``socket`` and ``json``), so a warm ``ask`` is mostly the answer's time.
@@ -39,19 +41,21 @@ ANSWER_TIMEOUT_S = 300.0
 MAX_REQUEST_BYTES = 1 << 20
 
 
-def socket_path(data_dir: Path) -> Path | None:
-    """Where the socket of ``data_dir`` lives, or None when the path is too long for a socket."""
-    path = data_dir / SOCKET_FILE
+def socket_path(runtime_dir: Path) -> Path | None:
+    """Where the socket in ``runtime_dir`` (a data dir's runtime folder) lives, or None when the path is
+    too long for a socket."""
+    path = runtime_dir / SOCKET_FILE
     return path if len(os.fsencode(path)) <= MAX_SOCKET_PATH else None
 
 
-def ask_running(data_dir: Path, question: str, scope: Sequence[str]) -> dict[str, Any] | None:
-    """The answer JSON from a process serving ``data_dir``, or None when none is running.
+def ask_running(runtime_dir: Path, question: str, scope: Sequence[str]) -> dict[str, Any] | None:
+    """The answer JSON from a process serving the data dir whose runtime folder is ``runtime_dir``, or
+    None when none is running.
 
     Raises:
         PolicybotError: the running process answered with an error (its one-line text).
     """
-    path = socket_path(data_dir)
+    path = socket_path(runtime_dir)
     if path is None or not path.exists():
         return None
     try:
@@ -122,8 +126,8 @@ class LocalApiServer:
     Use ``start()`` and ``stop()``; ``start`` never raises (no warm path is not an error).
     """
 
-    def __init__(self, data_dir: Path, service: Callable[[], AnswerService]) -> None:
-        self.path = socket_path(data_dir)
+    def __init__(self, runtime_dir: Path, service: Callable[[], AnswerService]) -> None:
+        self.path = socket_path(runtime_dir)
         self.service = service
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None

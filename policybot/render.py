@@ -122,6 +122,11 @@ def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:
         since = " (it has run since)" if p.get("ran_since") else ""
         console.print(f"[red]job {escape(p['job'])} {escape(p['kind'])}[/red] at {_time(p['at'])}{since}: "
                       f"{escape(p['reason'])}")
+    lead = data.get("leader")
+    if lead:
+        state = "until" if lead.get("live") else "[yellow]expired[/yellow]"
+        console.print(f"indexer leader: pid {lead['pid']} on {escape(str(lead['host']))} since "
+                      f"{_time(lead['since'])} · lease {state} {_time(lead['expires_at']) or '(released)'}")
 
 
 def _time(ts: float) -> str:

@@ -38,16 +38,23 @@ log = logging.getLogger(__name__)
 
 Kind = Literal["console", "socket", "http"]
 SERVE_FILE = "serve.json"
-"""``<data_dir>/serve.json``: ``{"pid", "mode", "host", "port"}`` while ``run`` serves (read by
-``policybot health``, the container's health check)."""
+"""``serve.json`` in the data dir's local runtime folder (the data dir itself when it is a folder:
+:attr:`core.store_location.StoreLocation.runtime_dir`): ``{"pid", "mode", "host", "port"}`` while ``run``
+serves (read by ``policybot health``, the container's health check)."""
 
 
-def write_serve_info(data_dir: Path, info: dict[str, object] | None) -> None:
-    """Record (or with None remove) how this process serves."""
-    path = data_dir / SERVE_FILE
+def write_serve_info(runtime_dir: Path, info: dict[str, object] | None) -> None:
+    """Record (or with None remove, when it is this process's) how this process serves."""
+    path = runtime_dir / SERVE_FILE
     if info is None:
-        path.unlink(missing_ok=True)
+        try:
+            mine = json.loads(path.read_text(encoding="utf-8")).get("pid") == os.getpid()
+        except (OSError, ValueError, AttributeError):
+            mine = False
+        if mine:  # another replica on this machine may have written it since
+            path.unlink(missing_ok=True)
         return
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{SERVE_FILE}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps({"pid": os.getpid(), **info}), encoding="utf-8")
     os.replace(tmp, path)
@@ -143,15 +150,15 @@ def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | N
     try:
         if mode.kind == "http":
             servers.append(_listen(http_routes(app, bolt), mode.host, mode.port))
-            write_serve_info(app.settings.data_dir,
+            write_serve_info(app.runtime_dir,
                              {"mode": "http", "host": mode.host, "port": servers[0].port})
             print(f"serving Slack in HTTP mode at http://{mode.host}:{servers[0].port}/slack/events "
                   "(Ctrl-C to stop)", flush=True)
         else:
             if mode.health_port is not None:
                 servers.append(_listen(http_routes(app, None), mode.host, mode.health_port))
-                write_serve_info(app.settings.data_dir, {"mode": "http", "host": mode.host,
-                                                         "port": servers[0].port})
+                write_serve_info(app.runtime_dir, {"mode": "http", "host": mode.host,
+                                                   "port": servers[0].port})
             assert app.secrets.slack_app_token is not None
             handler = SocketModeHandler(bolt, app.secrets.slack_app_token, web_client=bolt.client)
             with reaching("Slack Socket Mode", app.settings.slack.api_base_url, "slack.api_base_url"):
@@ -159,7 +166,7 @@ def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | N
             print("connected to Slack in Socket Mode (Ctrl-C to stop)", flush=True)
         (stop or threading.Event()).wait()
     finally:
-        write_serve_info(app.settings.data_dir, None)
+        write_serve_info(app.runtime_dir, None)
         if handler is not None:
             handler.close()
         for server in servers:

@@ -1,27 +1,31 @@
 """The ``status`` report: what is indexed, what failed and why, what is waiting, and whether the index
 is current.
 
-Reads the generation pointer (:mod:`core.store_state`), the running watcher's ``watch.json``
-(:mod:`indexer.watch_state`), the settings, and the documents rows and chunk count — from the index
-snapshot (:mod:`indexer.snapshot`, no LanceDB import: :func:`collect_fast`) or from the tables
-(:func:`collect`). Never loads a model or imports torch (``policybot status`` must stay under a second).
+Reads the generation pointer (:mod:`core.store_state`), the running watcher's state and the indexer
+lease (blobs of the shared store: :mod:`indexer.watch_state`, :mod:`core.lease`), the settings, and the
+documents rows and chunk count — from the index snapshot (:mod:`indexer.snapshot`, no LanceDB import:
+:func:`collect_fast`, local data dirs only) or from the tables (:func:`collect`). Never loads a model or
+imports torch (``policybot status`` must stay under a second on a local data dir).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import time
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from core.config import Settings
 from core.fingerprint import config_fingerprint
-from core.store_state import IndexState, read_state
+from core.lease import read_lease
+from core.store_state import IndexState, read_local_state
 from indexer.snapshot import read_snapshot
 from indexer.watch_state import read_watch_state
 
 if TYPE_CHECKING:
+    from core.blobs import BlobStore
     from core.store import Store
 
 NEEDS_OCR_MARK = "needs OCR"
@@ -34,25 +38,34 @@ column existed count when their failure reason carries :data:`NEEDS_OCR_MARK`)."
 
 def collect(settings: Settings, store: Store, now: float | None = None) -> dict[str, Any]:
     """The status read from the LanceDB tables (see :func:`build` for the shape)."""
-    return build(settings, list(store.documents().values()), store.count_chunks(), store.state(), now)
+    return build(settings, list(store.documents().values()), store.count_chunks(), store.state(),
+                 store.blobs, now)
 
 
 def collect_fast(settings: Settings, now: float | None = None) -> dict[str, Any] | None:
     """The status from the index snapshot without importing LanceDB; None when the snapshot is missing
-    or not current (then use :func:`collect`)."""
+    or not current, or the data dir is an object store (then use :func:`collect`)."""
+    from pathlib import Path
+
+    from core.blobs import LocalBlobStore
+    from core.store_location import BLOBS_FOLDER
+
+    if not isinstance(settings.data_dir, Path):
+        return None  # the snapshot is a local file; an object store is read through LanceDB
     snap = read_snapshot(settings.data_dir)
     if snap is None:
         return None
     docs = [SimpleNamespace(**{**d, "needs_ocr_pages": tuple(d.get("needs_ocr_pages") or ())})
             for d in snap["documents"]]
-    return build(settings, docs, int(snap["chunks"]), read_state(settings.data_dir), now)
+    blobs = LocalBlobStore(settings.data_dir / BLOBS_FOLDER, create=False)
+    return build(settings, docs, int(snap["chunks"]), read_local_state(settings.data_dir), blobs, now)
 
 
-def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState,
+def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, blobs: BlobStore,
           now: float | None = None) -> dict[str, Any]:
     """The status as a JSON-able dict from documents ``rows`` (:class:`~core.store.DocumentRecord` or
-    alike), the ``chunks`` count and the generation pointer ``state``; ``now`` (UNIX seconds, default
-    the clock) dates the index lag.
+    alike), the ``chunks`` count, the generation pointer ``state`` and the data dir's ``blobs`` (the
+    watcher's state, the indexer lease); ``now`` (UNIX seconds, default the clock) dates the index lag.
 
     Shape (times are UNIX seconds, 0.0 or null when never)::
 
@@ -72,7 +85,8 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState,
          "jobs": {name: {"runs", "errors", "missed", "last_error", "last_missed_at", ...}},
          "job_problems": [{"job", "kind": "failed"|"missed", "reason", "at"}],
          "observer": {"kind", "reason", "configured"},
-         "watcher": {"running", "pid", "updated_at"},
+         "watcher": {"running", "pid", "host", "updated_at"},
+         "leader": {"owner", "host", "pid", "since", "expires_at", "live"} | null,
          "embedding_model", "reranker", "reranker_fallback", "provider"}
 
     ``files[].extraction`` is the extraction report of the file's last extraction (null for rows
@@ -85,6 +99,8 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState,
     watcher; with none running they are 0 and ``pending.source`` says so. ``last_reconcile`` and
     ``jobs`` (the scheduler's history: reconcile, store-optimize, ...) are the last watcher's;
     ``job_problems`` lists jobs whose last run failed or was missed, with the reason.
+    ``leader`` is the indexer lease (:mod:`indexer.lock`): which process indexes, since when, and until
+    when its lease holds (``live`` false: it expired or was released; null: no indexer ever ran).
     ``policy_root`` is the folder the index holds (recorded by the last reconcile; the configured
     ``policies.root`` before the first), ``configured_root`` the config's, ``root_matches`` whether
     they agree (a reconcile of another folder is refused without ``--switch-root``).
@@ -92,8 +108,8 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState,
     now = time.time() if now is None else now
     fp = config_fingerprint(settings)
     docs = sorted(rows, key=lambda d: d.path)
-    watch = read_watch_state(settings.data_dir) or {}
-    running = _watcher_running(watch)
+    watch = read_watch_state(blobs) or {}
+    running = watcher_running(watch)
     pending = _pending(watch, running)
     stale = sum(d.fingerprint != fp for d in docs)
     index = _index_state(state, fp, stale)
@@ -129,7 +145,9 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState,
         "job_problems": _job_problems(jobs),
         "observer": {"kind": watch.get("observer_kind"), "reason": watch.get("observer_reason") or "",
                      "configured": settings.watch.observer},
-        "watcher": {"running": running, "pid": watch.get("pid"), "updated_at": watch.get("updated_at")},
+        "watcher": {"running": running, "pid": watch.get("pid"), "host": watch.get("host"),
+                    "updated_at": watch.get("updated_at")},
+        "leader": _leader(blobs, now),
         "embedding_model": _embedding_model(settings),
         **_reranker(settings),
         "provider": "+".join([f"{p.kind}:{p.model}" for p in settings.llm.providers] + ["extractive"]),
@@ -192,11 +210,28 @@ def _needs_ocr(docs: list[Any]) -> dict[str, Any]:
 
 
 # ---- the watcher (another process) ----------------------------------------------------------------
-def _watcher_running(watch: dict[str, Any]) -> bool:
-    """Whether the watcher that wrote ``watch.json`` said it is running and its process is alive."""
+def _leader(blobs: BlobStore, now: float) -> dict[str, Any] | None:
+    """The indexer lease: ``{"owner", "host", "pid", "since", "expires_at", "live"}`` or None."""
+    info = read_lease(blobs)
+    if info is None:
+        return None
+    return {"owner": info.owner, "host": info.host, "pid": info.pid, "since": info.since,
+            "expires_at": info.expires_at, "live": info.live(now)}
+
+
+STALE_WATCH_S = 30.0
+"""A watcher on another host counts as running while its state is younger than this (it writes every
+second)."""
+
+
+def watcher_running(watch: dict[str, Any]) -> bool:
+    """Whether the watcher that wrote its state said it is running and its process is alive (on this
+    host: its pid exists; on another host: it wrote within :data:`STALE_WATCH_S`)."""
     pid = watch.get("pid")
     if not watch.get("running") or not isinstance(pid, int):
         return False
+    if watch.get("host") not in (None, socket.gethostname()):
+        return time.time() - float(watch.get("updated_at") or 0.0) < STALE_WATCH_S
     try:
         os.kill(pid, 0)  # signal 0: existence check only
     except ProcessLookupError:

@@ -10,6 +10,7 @@ into the repo.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,8 @@ import pytest
 
 from core.config import Settings, load_config
 from policybot.factory import App
+from tests.s3_server import BUCKET as S3_BUCKET
+from tests.s3_server import SeaweedS3
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -51,3 +54,25 @@ def qa_index() -> Iterator[QAIndex]:
         yield QAIndex(app, settings, summary)
     finally:
         app.close()
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeaweedS3]:
+    """A real S3-compatible server (SeaweedFS ``weed mini``) on 127.0.0.1 for the whole session."""
+    with SeaweedS3(tmp_path_factory.mktemp("seaweed")) as server:
+        yield server
+
+
+@pytest.fixture
+def s3_env(s3_server: SeaweedS3, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """This test's process environment pointing object-store clients at :func:`s3_server`."""
+    env = s3_server.env()
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    return env
+
+
+@pytest.fixture
+def s3_uri(s3_env: dict[str, str]) -> str:
+    """A fresh ``s3://bucket/prefix`` data dir on :func:`s3_server` (environment already set)."""
+    return f"s3://{S3_BUCKET}/t-{uuid.uuid4().hex[:12]}"

@@ -18,8 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 from core.answer_log import ANSWERS_SCHEMA, AnswerLog
+from core.blobs import LocalBlobStore
 from core.cache import LoggedAnswer
-from core.cache.jobs import metrics_path, read_published, schedule_cache_jobs
+from core.cache.jobs import read_published, schedule_cache_jobs
 from core.cache.service import CachedAnswerService
 from core.config import load_config
 from core.types import Answer, Citation, Turn
@@ -90,7 +91,8 @@ def test_ttl_and_metrics_jobs_run_on_the_maintenance_scheduler(tmp_path: Path) -
     env.clock.now += 91 * DAY
     settings = load_config(None, data_dir=tmp_path / "data")
     scheduler = MaintenanceScheduler()
-    schedule_cache_jobs(scheduler, env.cache, settings)
+    blobs = LocalBlobStore(tmp_path / "data" / "blobs")
+    schedule_cache_jobs(scheduler, env.cache, settings, blobs)
     scheduler.start()
     try:
         assert wait_for(lambda: scheduler.history["cache-expire"].runs == 1)  # first run at start
@@ -98,7 +100,7 @@ def test_ttl_and_metrics_jobs_run_on_the_maintenance_scheduler(tmp_path: Path) -
         assert wait_for(lambda: scheduler.history["cache-metrics"].runs == 1)
     finally:
         scheduler.shutdown()
-    published = read_published(metrics_path(settings))
+    published = read_published(blobs)
     assert published is not None and published["invalidations"] == {"expired": 1}
 
 

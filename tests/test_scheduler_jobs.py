@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from core.blobs import LocalBlobStore
 from core.config import Settings
 from core.store_state import IndexState
 from indexer.scheduler import MaintenanceScheduler
@@ -65,8 +66,9 @@ def test_blocked_worker_late_job_runs_once_and_missed_job_is_an_error(caplog: py
     assert sched.history["late"].missed == 0 and sched.history["late"].problem == ""
 
     settings = Settings(data_dir=tmp_path)
-    write_watch_state(tmp_path, {"jobs": {n: h.to_json() for n, h in sched.history.items()}})
-    data = build(settings, [], 0, IndexState())
+    blobs = LocalBlobStore(tmp_path / "blobs")
+    write_watch_state(blobs, {"jobs": {n: h.to_json() for n, h in sched.history.items()}})
+    data = build(settings, [], 0, IndexState(), blobs)
     (problem,) = data["job_problems"]
     assert problem["job"] == "tight" and problem["kind"] == "missed" and "grace time" in problem["reason"]
     console = Console(record=True, width=300)

@@ -121,7 +121,7 @@ def test_broken_file_is_not_counted_as_needing_ocr(tmp_path: Path) -> None:
 
 def test_pending_and_index_lag_come_from_a_running_watcher(tmp_path: Path) -> None:
     settings, store = indexed(tmp_path, {"leave.md": GOOD})
-    write_watch_state(settings.data_dir, {"pid": os.getpid(), "running": True, "observer_kind": "native",
+    write_watch_state(store.blobs, {"pid": os.getpid(), "running": True, "observer_kind": "native",
                                           "observer_reason": "inotify", "pending": 3,
                                           "oldest_pending_at": 1000.0, "jobs": {}})
     data = collect(settings, store, now=1012.5)
@@ -131,7 +131,7 @@ def test_pending_and_index_lag_come_from_a_running_watcher(tmp_path: Path) -> No
 
 def test_index_lag_is_zero_when_nothing_is_pending(tmp_path: Path) -> None:
     settings, store = indexed(tmp_path, {"leave.md": GOOD})
-    write_watch_state(settings.data_dir, {"pid": os.getpid(), "running": True, "pending": 0,
+    write_watch_state(store.blobs, {"pid": os.getpid(), "running": True, "pending": 0,
                                           "oldest_pending_at": 0.0, "jobs": {}})
     assert collect(settings, store, now=5000.0)["index_lag_s"] == 0.0
 
@@ -140,7 +140,7 @@ def test_state_of_a_dead_watcher_reports_nothing_pending(tmp_path: Path) -> None
     settings, store = indexed(tmp_path, {"leave.md": GOOD})
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     proc.wait()  # killed watchers leave running=true behind; the pid tells
-    write_watch_state(settings.data_dir, {"pid": proc.pid, "running": True, "pending": 4,
+    write_watch_state(store.blobs, {"pid": proc.pid, "running": True, "pending": 4,
                                           "oldest_pending_at": 1000.0, "jobs": {}})
     data = collect(settings, store, now=2000.0)
     assert data["watcher"]["running"] is False

@@ -97,8 +97,8 @@ def test_late_run_is_not_skipped(tmp_path: Path) -> None:
 
 def test_state_file_reports_observer_kind_for_status(tmp_path: Path) -> None:
     with watching(tmp_path, "polling") as w:
-        state = read_watch_state(w.settings.data_dir)
+        state = read_watch_state(w.store.blobs)
         assert state is not None
         assert state["observer_kind"] == "polling" and state["running"] is True
-    final = read_watch_state(w.settings.data_dir)
+    final = read_watch_state(w.store.blobs)
     assert final is not None and final["running"] is False

@@ -36,9 +36,8 @@ def store_chunks_version(store: Store) -> Callable[[], object]:
     """
 
     def version() -> object:
-        try:
-            tbl = store.db.open_table(store.chunks_table_name)
-        except (ValueError, FileNotFoundError):  # no chunks table yet
+        tbl = store.db.find_table(store.chunks_table_name)
+        if tbl is None:  # no chunks table yet
             return None
         return (int(tbl.version), int(tbl.count_rows()))
 
@@ -47,9 +46,8 @@ def store_chunks_version(store: Store) -> Callable[[], object]:
 
 def stored_dimension(store: Store) -> int | None:
     """Question-vector length of the existing ``answer_cache`` table; None when there is none."""
-    try:
-        tbl = store.db.open_table(TABLE_NAME)
-    except (ValueError, FileNotFoundError):
+    tbl = store.db.find_table(TABLE_NAME)
+    if tbl is None:
         return None
     size: int = tbl.schema.field("vector").type.list_size
     return size

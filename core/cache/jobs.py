@@ -2,7 +2,8 @@
 
 - :func:`schedule_cache_jobs`: the TTL job (:meth:`AnswerCache.expire`, every
   ``cache.expire_interval_s``) and a metrics job (flush serving counters, publish this process's
-  hits / misses / invalidations to ``<data_dir>/cache_metrics.json`` every :data:`METRICS_INTERVAL_S`)
+  hits / misses / invalidations to the blob ``state/cache_metrics.json`` of the data dir's shared store
+  every :data:`METRICS_INTERVAL_S`)
   on the maintenance scheduler (``indexer.scheduler.MaintenanceScheduler``, APScheduler).
 - :func:`stats_json` / :func:`stats_text`: what ``/policy cache stats`` and ``policybot cache stats`` show.
 
@@ -18,16 +19,17 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Protocol
 
+from core.blobs import BlobStore
 from core.cache.answer_cache import AnswerCache
 from core.cache.types import CacheStats
 from core.config import Settings
 
 log = logging.getLogger(__name__)
 
-METRICS_FILE = "cache_metrics.json"
+METRICS_KEY = "state/cache_metrics.json"
+"""Blob key of the serving process's published cache counters."""
 METRICS_INTERVAL_S = 60.0
 """How often the serving process flushes serving counters and publishes its metrics."""
 
@@ -39,31 +41,25 @@ class Scheduler(Protocol):
                 run_now: bool = False) -> None: ...
 
 
-def metrics_path(settings: Settings) -> Path:
-    """Where the serving process publishes its cache counters."""
-    return Path(settings.data_dir) / METRICS_FILE
-
-
-def schedule_cache_jobs(scheduler: Scheduler, cache: AnswerCache, settings: Settings) -> None:
+def schedule_cache_jobs(scheduler: Scheduler, cache: AnswerCache, settings: Settings,
+                        blobs: BlobStore) -> None:
     """Add ``cache-expire`` (TTL, every ``cache.expire_interval_s`` s, first run at once) and
-    ``cache-metrics`` (every :data:`METRICS_INTERVAL_S` s) to ``scheduler``."""
-    path = metrics_path(settings)
+    ``cache-metrics`` (every :data:`METRICS_INTERVAL_S` s, to ``blobs``) to ``scheduler``."""
     scheduler.add_job(cache.expire, settings.cache.expire_interval_s, "cache-expire", run_now=True)
-    scheduler.add_job(lambda: publish_metrics(cache, path), METRICS_INTERVAL_S, "cache-metrics")
+    scheduler.add_job(lambda: publish_metrics(cache, blobs), METRICS_INTERVAL_S, "cache-metrics")
 
 
-def publish_metrics(cache: AnswerCache, path: Path) -> None:
-    """Flush serving counters and write this process's stats as JSON to ``path`` (atomic rename)."""
+def publish_metrics(cache: AnswerCache, blobs: BlobStore) -> None:
+    """Flush serving counters and write this process's stats as JSON to :data:`METRICS_KEY`."""
     data = stats_json(cache.stats()) | {"published_at": time.time()}
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data), encoding="utf-8")
-    tmp.replace(path)
+    blobs.put(METRICS_KEY, json.dumps(data).encode("utf-8"))
 
 
-def read_published(path: Path) -> dict[str, Any] | None:
+def read_published(blobs: BlobStore) -> dict[str, Any] | None:
     """The metrics last published by the serving process, or None (never published / unreadable)."""
     try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        blob = blobs.get(METRICS_KEY)
+        data: dict[str, Any] | None = json.loads(blob.data) if blob is not None else None
     except (OSError, ValueError):
         return None
     return data

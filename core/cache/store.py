@@ -23,6 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from core.cache.types import CacheEntry
+from core.database import Database
 from core.store import sql_str
 from core.types import Citation
 
@@ -80,18 +81,18 @@ def _read_all(tbl: Any, dimension: int) -> list[CacheEntry]:
 
 
 class CacheTable:
-    """Persistence of cache entries in ``db`` (a LanceDB connection, e.g. ``Store(...).db``).
+    """Persistence of cache entries in the data dir's :class:`~core.database.Database`.
 
     Not thread-safe on its own: :class:`~core.cache.answer_cache.AnswerCache` serialises calls.
 
     Args:
-        db: LanceDB connection.
+        db: the data dir's database.
         dimension: question-vector length (the embedder's). A table of another dimension (the model
             changed, so its vectors are incomparable) is dropped and recreated.
         name: table name.
     """
 
-    def __init__(self, db: Any, dimension: int, name: str = TABLE_NAME) -> None:
+    def __init__(self, db: Database, dimension: int, name: str = TABLE_NAME) -> None:
         self._db = db
         self.dimension = dimension
         self.name = name
@@ -106,9 +107,9 @@ class CacheTable:
         self._ensure_table()
 
     def _ensure_table(self) -> None:
-        names = getattr(self._db.list_tables(), "tables", None) or list(self._db.table_names())
-        if self.name in names:
-            field = self._db.open_table(self.name).schema.field("vector")
+        tbl = self._db.find_table(self.name)
+        if tbl is not None:
+            field = tbl.schema.field("vector")
             if field.type.list_size == self.dimension:
                 return
             log.warning("cache table %s has vectors of %d floats, the embedder %d: recreating it",

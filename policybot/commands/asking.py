@@ -4,13 +4,14 @@ there is one (its models are warm: :mod:`policybot.local_api`), else by loading 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
 from core.errors import PolicybotError
-from policybot.context import app_of, checked, opened, settings_of
+from policybot.context import app_of, checked, has_index_of, opened, settings_of
 from policybot.guards import has_index
 
 
@@ -30,10 +31,13 @@ def ask(
     if not question.strip():
         raise PolicybotError("the question is empty; ask it in quotes: policybot ask \"...\"")
     data_dir = settings_of(ctx).data_dir
-    if not has_index(data_dir):
+    local = isinstance(data_dir, Path)
+    if isinstance(data_dir, Path) and not has_index(data_dir):  # a folder: looked at without LanceDB
         raise PolicybotError(f"no index in {data_dir}; run policybot index first")
     globs = tuple(scope or ("**",))
     data = _warm(data_dir, question, globs)
+    if data is None and not local and not has_index_of(ctx):  # an object store: opened
+        raise PolicybotError(f"no index in {data_dir}; run policybot index first")
     if data is None:
         app = checked(opened(app_of(ctx)))
         data = app.answers.ask(question, scope=globs).to_json()
@@ -45,7 +49,8 @@ def ask(
         render.answer_json(Console(), data)
 
 
-def _warm(data_dir: Any, question: str, scope: tuple[str, ...]) -> dict[str, Any] | None:
+def _warm(data_dir: Path | str, question: str, scope: tuple[str, ...]) -> dict[str, Any] | None:
+    from core.store_location import StoreLocation
     from policybot.local_api import ask_running
 
-    return ask_running(data_dir, question, scope)
+    return ask_running(StoreLocation.parse(data_dir).runtime_dir, question, scope)

@@ -1,11 +1,13 @@
 """``policybot health``: is the ``policybot run`` / ``watch`` process on this data dir alive? (the
 container's health check; exit 0 healthy, 1 not, with one line saying why).
 
-* HTTP mode (the running process recorded its port in ``<data_dir>/serve.json``): ``GET /readyz`` on
-  it — or ``/healthz`` while the server has no ``/readyz`` route yet — must answer 200.
-* Otherwise (Socket Mode, console, ``watch``): the watcher loop's heartbeat (``watch.json``, rewritten
-  every second while the loop runs) must be younger than ``--max-age`` seconds and its process alive,
-  and the index must be readable (the generation pointer and the live tables' manifests on disk).
+* HTTP mode or a Socket Mode health port (the running process recorded its port in ``serve.json`` in
+  the data dir's local runtime folder: the data dir itself when it is a folder,
+  :attr:`core.store_location.StoreLocation.runtime_dir`): ``GET /readyz`` on it must answer 200.
+* Otherwise (Socket Mode, console, ``watch``): the watcher loop's heartbeat (the ``state/watch.json``
+  blob, rewritten every second while the loop runs) must be younger than ``--max-age`` seconds and its
+  process alive (on this host; on another host its heartbeat's age decides), and the index must be
+  readable (the generation pointer, and on a local data dir the live tables' manifests on disk).
 
 Imports nothing heavy: it runs every minute inside the container.
 """
@@ -18,12 +20,17 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from core.store_state import STATE_FILE
 from policybot.context import settings_of
 from policybot.serve import SERVE_FILE
+
+if TYPE_CHECKING:
+    from core.blobs import BlobStore
+    from core.store_location import StoreLocation
 
 
 def register(cli: typer.Typer) -> None:
@@ -37,10 +44,13 @@ def health(
         "--max-age", metavar="SECONDS", help="Oldest acceptable watcher heartbeat.")] = 30.0,
 ) -> None:
     """Exit 0 when the running policybot on this data dir is alive (for container health checks)."""
-    data_dir = settings_of(ctx).data_dir
-    problem = _http_problem(data_dir)
+    from core.store_location import StoreLocation
+
+    location = StoreLocation.parse(settings_of(ctx).data_dir)
+    problem = _http_problem(location.runtime_dir)
     if problem is None:
-        problem = _loop_problem(data_dir, max_age) or _index_problem(data_dir)
+        blobs = _blobs(location)
+        problem = _loop_problem(blobs, location.uri, max_age) or _index_problem(blobs, location)
     if problem:
         typer.echo(f"unhealthy: {problem}", err=True)
         raise typer.Exit(1)
@@ -67,9 +77,19 @@ def _alive(pid: object) -> bool:
     return True
 
 
-def _http_problem(data_dir: Path) -> str | None:
+def _blobs(location: StoreLocation) -> BlobStore:
+    """The data dir's blob store, read-only for a folder (nothing is created)."""
+    from core.blobs import LocalBlobStore, make_blob_store
+    from core.store_location import BLOBS_FOLDER
+
+    if location.local is not None:
+        return LocalBlobStore(location.local / BLOBS_FOLDER, create=False)
+    return make_blob_store(location)
+
+
+def _http_problem(runtime_dir: Path) -> str | None:
     """"" when HTTP mode answers ready, a reason when it does not, None when HTTP mode is not on."""
-    serve = _read(data_dir / SERVE_FILE)
+    serve = _read(runtime_dir / SERVE_FILE)
     if serve.get("mode") != "http" or not _alive(serve.get("pid")):
         return None
     host = serve.get("host") or "127.0.0.1"
@@ -88,11 +108,14 @@ def _http_problem(data_dir: Path) -> str | None:
     return "no health route answered"
 
 
-def _loop_problem(data_dir: Path, max_age: float) -> str:
-    watch = _read(data_dir / "watch.json")
+def _loop_problem(blobs: BlobStore, where: str, max_age: float) -> str:
+    from indexer.watch_state import read_watch_state
+    from policybot.status import watcher_running
+
+    watch = read_watch_state(blobs) or {}
     if not watch:
-        return f"no policybot run/watch has started on {data_dir}"
-    if not watch.get("running") or not _alive(watch.get("pid")):
+        return f"no policybot run/watch has started on {where}"
+    if not watcher_running(watch):
         return f"the policybot process (pid {watch.get('pid')}) is not running"
     age = time.time() - float(watch.get("updated_at") or 0.0)
     if age > max_age:
@@ -100,15 +123,16 @@ def _loop_problem(data_dir: Path, max_age: float) -> str:
     return ""
 
 
-def _index_problem(data_dir: Path) -> str:
-    from core.store_state import read_state, table_names
+def _index_problem(blobs: BlobStore, location: StoreLocation) -> str:
+    from core.store_state import StatePointer, table_names
     from indexer.snapshot import table_version
 
     try:
-        state = read_state(data_dir)
+        state = StatePointer(blobs, legacy=location.runtime_dir / STATE_FILE if location.is_local else None
+                             ).read()
     except Exception as exc:  # noqa: BLE001 - any reason is a health failure
         return f"the index pointer is unreadable ({exc})"
     docs, _ = table_names(state.generation)
-    if table_version(data_dir, docs) is None:
-        return f"the live index (generation {state.generation}) has no tables under {data_dir}"
+    if location.local is not None and table_version(location.local, docs) is None:
+        return f"the live index (generation {state.generation}) has no tables under {location.uri}"
     return ""

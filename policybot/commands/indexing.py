@@ -92,14 +92,18 @@ def policy_root(path: str | None, app: App) -> Path:
 
 def reconcile(ctx: typer.Context, app: App, root: Path, *, switch_root: bool,
               show_progress: bool) -> IndexSummary:
-    """Check the parts, then reconcile ``root`` under the writer lock with a progress bar; Ctrl-C stops
-    at a file boundary and the interrupt line says how far it got."""
+    """Check the parts, then reconcile ``root`` holding the indexer lease (:class:`indexer.lock.WriterLock`)
+    with a progress bar; Ctrl-C stops at a file boundary and the interrupt line says how far it got.
+
+    Raises:
+        IndexLockedError: another process holds the indexer lease (it is named).
+    """
     from indexer.lock import WriterLock
     from policybot.progress import RichProgress
 
     checked(opened(app))
     on_stop(ctx, app.indexer.request_stop)
-    with WriterLock(app.settings.data_dir), RichProgress(enabled=show_progress) as progress:
+    with WriterLock(app.lease), RichProgress(enabled=show_progress) as progress:
         set_interrupt_note(ctx, progress.interrupt_note)
         summary = app.indexer.reconcile(root, progress, switch_root=switch_root)
     set_interrupt_note(ctx, lambda: "")
@@ -117,12 +121,21 @@ def empty_folder_note(app: App, root: Path, summary: IndexSummary) -> None:
                                f"{escape(str(root))}{removed}", highlight=False, soft_wrap=True)
 
 
-def start_watcher(ctx: typer.Context, app: App, root: Path) -> PolicyWatcher:
-    """Watch ``root`` (no second reconcile: the caller just ran one) with the store's optimize job."""
+def start_watcher(ctx: typer.Context, app: App, root: Path, *, hold_lock: bool = True,
+                  reconcile_on_start: bool = False) -> PolicyWatcher:
+    """Watch ``root`` with the store's optimize job. By default the watcher takes the indexer lease
+    (``hold_lock``; False when the caller's :class:`~indexer.lock.IndexerRole` holds it) and does not
+    reconcile first (the caller just ran one; ``reconcile_on_start`` for a leader taking over).
+
+    Raises:
+        IndexLockedError: ``hold_lock`` and another process holds the indexer lease.
+    """
+    from indexer.lock import WriterLock
     from indexer.snapshot import write_snapshot
     from indexer.watcher import start_watching
 
-    watcher = start_watching(app.settings, app.indexer, root, reconcile_on_start=False)
+    watcher = start_watching(app.settings, app.indexer, root, reconcile_on_start=reconcile_on_start,
+                             hold_lock=hold_lock, lock=WriterLock(app.lease))
     on_stop(ctx, app.indexer.request_stop)
 
     def optimize() -> None:  # compaction + cleanup + index upkeep (many small commits slow searches)
@@ -134,8 +147,9 @@ def start_watcher(ctx: typer.Context, app: App, root: Path) -> PolicyWatcher:
 
 
 def start_local_api(app: App) -> LocalApiServer:
-    """Serve warm ``ask`` requests of other processes on this data dir (:mod:`policybot.local_api`)."""
+    """Serve warm ``ask`` requests of other processes on this data dir (:mod:`policybot.local_api`; the
+    socket is in the data dir's local runtime folder, :attr:`policybot.factory.App.runtime_dir`)."""
     from policybot.local_api import LocalApiServer
 
     app.warm_up()
-    return LocalApiServer(app.settings.data_dir, lambda: app.answers).start()
+    return LocalApiServer(app.runtime_dir, lambda: app.answers).start()

@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from policybot.context import app_of, opened, settings_of
-from policybot.guards import has_index
+from policybot.context import app_of, has_index_of, opened, settings_of
 
 
 def register(cli: typer.Typer) -> None:
@@ -27,7 +26,7 @@ def inspect_command(
     from policybot.inspect import inspect_file, render_inspection
 
     settings = settings_of(ctx)
-    store = opened(app_of(ctx)).store if has_index(settings.data_dir) else None
+    store = opened(app_of(ctx)).store if has_index_of(ctx) else None
     data = inspect_file(settings, store, file, page)
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False))

@@ -1,13 +1,20 @@
 """``policybot run [PATH]``: reconcile and watch the policy folder, then serve Slack (Socket Mode or
 HTTP mode, :func:`policybot.serve.choose_mode`) or, without Slack tokens, a console chat.
 
+Any number of ``run`` processes may share one data dir (bot replicas): each serves questions, and only
+the one holding the indexer lease (:class:`indexer.lock.IndexerRole`) reconciles, watches and runs the
+maintenance jobs (optimize, cache TTL and metrics, the weekly gap report). A process that starts while
+another leads serves only, and takes over within ``store.lease_ttl_s`` when the leader stops or dies.
+
 Ctrl-C and SIGTERM stop it cleanly (the indexer at a file boundary, the servers, the watcher) within a
 few seconds; SIGTERM exits 0 (``docker stop``), Ctrl-C 130.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -24,6 +31,11 @@ from policybot.commands.indexing import (
     start_watcher,
 )
 from policybot.context import app_of, checked, opened, set_interrupt_note
+
+if TYPE_CHECKING:
+    from indexer.lock import IndexerRole
+    from indexer.watcher import PolicyWatcher
+    from policybot.factory import App
 
 
 def register(cli: typer.Typer) -> None:
@@ -55,10 +67,8 @@ def run(
     checked(opened(app))
     root = policy_root(path, app)
     console = Console()
-    summary = reconcile(ctx, app, root, switch_root=switch_root, show_progress=True)
-    render.index_summary(console, summary)
-    empty_folder_note(app, root, summary)
-    watcher = start_watcher(ctx, app, root)
+    role = start_role(ctx, app, root, switch_root=switch_root,
+                      jobs=None if mode.kind == "console" else lambda w: _leader_jobs(app, w))
     local = start_local_api(app)
     set_interrupt_note(ctx, lambda: f"policybot stopped; the index of {root} is consistent and the next "
                                     "start catches up on changes")
@@ -70,15 +80,52 @@ def run(
 
             chat(app.answers, console)
         else:
-            if app.settings.cache.enabled:  # TTL + metrics jobs of the verified-answer cache
-                from core.cache.jobs import schedule_cache_jobs
-
-                schedule_cache_jobs(watcher.scheduler, app.answer_cache, app.settings)
-            if app.settings.gaps.enabled:  # the weekly knowledge-gap post to policy owners
-                from policybot.gaps_cli import schedule_weekly
-
-                schedule_weekly(app, watcher.scheduler)
             serve_slack(app, mode, root)
     finally:
         local.stop()
-        watcher.stop()
+        role.stop()
+
+
+def start_role(ctx: typer.Context, app: App, root: Path, *, switch_root: bool,
+               jobs: Callable[[PolicyWatcher], None] | None) -> IndexerRole:
+    """Reconcile ``root`` now when the indexer lease is free (with progress), then campaign for the
+    lease: while this process holds it, it watches ``root`` and runs the store's optimize job and
+    ``jobs(watcher)`` (the serving process's maintenance jobs); else it serves questions only.
+
+    Raises:
+        RootMismatchError, ReconcileAbortedError, ModelLoadError: from the first reconcile.
+    """
+    from core.errors import IndexLockedError
+    from indexer.lock import IndexerRole, describe
+
+    console = Console()
+    fresh = {"reconciled": False}
+    try:
+        summary = reconcile(ctx, app, root, switch_root=switch_root, show_progress=True)
+        render.index_summary(console, summary)
+        empty_folder_note(app, root, summary)
+        fresh["reconciled"] = True
+    except IndexLockedError:
+        console.print(f"another process leads the index ({escape(describe(app.lease.holder()))}): serving "
+                      "questions only, taking over if it stops")
+
+    def lead() -> PolicyWatcher:  # a leader taking over reconciles first (it resumes half-done work)
+        first, fresh["reconciled"] = fresh["reconciled"], False
+        watcher = start_watcher(ctx, app, root, hold_lock=False, reconcile_on_start=not first)
+        if jobs is not None:
+            jobs(watcher)
+        return watcher
+
+    return IndexerRole(app.lease, lead).start()
+
+
+def _leader_jobs(app: App, watcher: PolicyWatcher) -> None:
+    """The leader's maintenance jobs of a Slack-serving process."""
+    if app.settings.cache.enabled:  # TTL + metrics jobs of the verified-answer cache
+        from core.cache.jobs import schedule_cache_jobs
+
+        schedule_cache_jobs(watcher.scheduler, app.answer_cache, app.settings, app.blobs)
+    if app.settings.gaps.enabled:  # the weekly knowledge-gap post to policy owners
+        from policybot.gaps_cli import schedule_weekly
+
+        schedule_weekly(app, watcher.scheduler)

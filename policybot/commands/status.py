@@ -1,8 +1,8 @@
 """``policybot status``: what is indexed, what failed and why, what waits, which models run.
 
 Fast (< 1 s cold): it reads the generation pointer, the index snapshot the writer keeps current
-(:mod:`indexer.snapshot`) and ``watch.json``, and opens LanceDB only when the snapshot is missing or
-not provably current.
+(:mod:`indexer.snapshot`) and the watcher's state, and opens LanceDB only when the snapshot is missing or
+not provably current (always for an object-store data dir).
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from policybot.context import app_of, opened, settings_of
-from policybot.guards import has_index
+from policybot.context import app_of, has_index_of, opened, settings_of
 
 
 def register(cli: typer.Typer) -> None:
@@ -35,7 +34,7 @@ def status(
     from policybot.status import collect, collect_fast
 
     settings = settings_of(ctx)
-    if not has_index(settings.data_dir):  # never create the data dir just to look at it; not an error
+    if not has_index_of(ctx):  # never create the data dir just to look at it; not an error
         if as_json:
             typer.echo(json.dumps({"data_dir": str(settings.data_dir), "index": None}, ensure_ascii=False))
         else:
