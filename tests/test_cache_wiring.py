@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-import lancedb
 import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
@@ -23,6 +22,7 @@ from core.cache import LoggedAnswer
 from core.cache.jobs import read_published, schedule_cache_jobs
 from core.cache.service import CachedAnswerService
 from core.config import load_config
+from core.database import Database
 from core.types import Answer, Citation, Turn
 from indexer.scheduler import MaintenanceScheduler
 from policybot.cli import cli
@@ -82,7 +82,8 @@ def test_cli_cache_stats_json_and_forget(app: App, tmp_path: Path) -> None:
     again = runner.invoke(cli, ["--config", cfg, "cache", "forget", entry])
     assert stats.exit_code == 0 and json.loads(stats.stdout)["entries"]["active"] == 1
     assert forgot.exit_code == 0 and again.exit_code == 1
-    assert not isinstance(app.answer_cache.lookup(QUESTION), Answer)  # the bot's cache sees the CLI
+    # the bot's cache sees the CLI's forget within store.read_consistency_s (another App = another process)
+    assert wait_for(lambda: not isinstance(app.answer_cache.lookup(QUESTION), Answer), 30)
 
 
 def test_ttl_and_metrics_jobs_run_on_the_maintenance_scheduler(tmp_path: Path) -> None:
@@ -145,10 +146,10 @@ def test_follow_up_answer_is_marked_not_cacheable(tmp_path: Path) -> None:
 
 
 def test_answer_log_of_an_older_schema_gets_scope_and_details(tmp_path: Path) -> None:
-    db = lancedb.connect(tmp_path / "db")
+    db = Database(tmp_path)
     old = pa.schema([f for f in ANSWERS_SCHEMA if f.name not in ("scope", "details")])
     row = dict(answer_id="a1", channel="C", thread_ts="1", question_ts="1", message_ts="2", parts="2",
                user="U", question="q", answer="a", citations="[]", provider="p", cached=False, created_at=1.0)
     db.create_table("answers", schema=old).add(pa.Table.from_pylist([row], schema=old))
-    rec = AnswerLog(db).get("a1")
+    rec = AnswerLog(Database(tmp_path)).get("a1")
     assert rec is not None and rec.scope == ("**",) and rec.details == {}
