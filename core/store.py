@@ -69,17 +69,10 @@ class Store:
     def __init__(self, data: Path | str | Database, keyword: KeywordSettings | None = None,
                  index: IndexSettings | None = None, generation: int | None = None, *,
                  blobs: BlobStore | None = None, pointer: StatePointer | None = None) -> None:
-        if isinstance(data, Database):
-            self.db = data
-        else:
-            location = StoreLocation.parse(data)
-            if location.local is not None:
-                location.local.mkdir(parents=True, exist_ok=True)
-            self.db = Database(location)
-        loc = self.db.location
-        self.location = loc
+        self.db = data if isinstance(data, Database) else Database(StoreLocation.parse(data))
+        loc = self.location = self.db.location
         self.data_dir: Path | str = loc.local if loc.local is not None else loc.uri
-        self.blobs = blobs if blobs is not None else make_blob_store(loc)
+        self.blobs = blobs if blobs is not None else make_blob_store(loc)  # (creates a local data dir)
         legacy = loc.local / STATE_FILE if loc.local is not None else None
         self._pointer = pointer or StatePointer(self.blobs, self.db.read_consistency_s, legacy)
         self.keyword = keyword or KeywordSettings()

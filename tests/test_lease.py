@@ -5,6 +5,8 @@ Clocks are injected where expiry is the subject; the S3 cases run real condition
 
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
 import sys
 import threading
@@ -82,7 +84,7 @@ def test_a_dead_local_holder_is_taken_over_at_once(tmp_path: Path) -> None:
 def test_writer_lock_names_the_holder(tmp_path: Path) -> None:
     with WriterLock(tmp_path), pytest.raises(IndexLockedError, match=r"already writing.*") as err:
         WriterLock(tmp_path).acquire()
-    assert f"on {__import__('socket').gethostname()}" in str(err.value)
+    assert f"on {socket.gethostname()}" in str(err.value)
 
 
 def test_role_starts_the_service_only_while_leading(tmp_path: Path) -> None:
@@ -130,3 +132,20 @@ def test_on_s3_exactly_one_of_many_racing_contenders_wins(s3_uri: str) -> None:
     winner = leases[results.index(True)]
     info = read_lease(blobs)
     assert info is not None and info.owner == winner.owner and winner.renew()
+
+
+def test_status_text_shows_the_leader_since_and_lease_expiry(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from policybot.cli import cli
+
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / "a.md").write_text("# A\n\nThe approval limit is 500 euros.\n")
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(f"embedding:\n  provider: fake\npolicies:\n  root: {tmp_path / 'policies'}\n"
+                   f"data_dir: {tmp_path / 'data'}\n")
+    assert CliRunner().invoke(cli, ["--config", str(cfg), "index", "--json"]).exit_code == 0
+    with WriterLock(tmp_path / "data"):
+        out = CliRunner().invoke(cli, ["--config", str(cfg), "status"]).stdout
+    line = next(x for x in out.splitlines() if x.startswith("indexer leader:"))
+    assert f"pid {os.getpid()} on " in line and " since " in line and "lease until " in line
