@@ -2,7 +2,7 @@
 
     HF_HUB_OFFLINE=1 PYTHONPATH=. .venv/bin/python bench/scale.py build [--target local|s3|both]
     HF_HUB_OFFLINE=1 PYTHONPATH=. .venv/bin/python bench/scale.py measure [--target local|s3|both]
-    options: --rows 1000000 --real 20000 --work /tmp/pb-scale --queries 200
+    options: --rows 1000000 --real 2000 --work /tmp/pb-scale --queries 200
 
 ``build`` makes the dataset (bench/scale_data.py: real MiniLM vectors for a sample, documented perturbed
 copies for the rest), writes it into the index tables of the target in 50k-row commits, compacts, and
@@ -78,9 +78,12 @@ def build(target: str, args: argparse.Namespace) -> dict[str, object]:
     if store.count_chunks() == args.rows and not args.rebuild:
         print(f"[{target}] {args.rows} chunks already built")
         return {}
-    texts, _ = corpus_rows(args.work, args.corpus, REPO)
+    texts, vecs = corpus_rows(args.work, args.corpus, REPO)
     sents, vocab = sentence_pool(texts)
-    real_texts, real_vecs = real_sample(args.work, sents, args.real, make_embedder(settings.embedding))  # type: ignore[attr-defined]
+    extra_texts, extra_vecs = real_sample(args.work, sents, args.real,
+                                          make_embedder(settings.embedding))  # type: ignore[attr-defined]
+    real_texts, real_vecs = texts + extra_texts, np.concatenate([vecs, extra_vecs])
+    print(f"real sample: {len(texts)} corpus chunks + {len(extra_texts)} recombined texts, all MiniLM")
     store.db.drop_table(store.chunks_table_name)
     out: dict[str, object] = {"target": target, "rows": args.rows}
     t0 = time.perf_counter()
@@ -178,7 +181,7 @@ def main() -> None:
     ap.add_argument("phase", choices=["build", "measure"])
     ap.add_argument("--target", choices=["local", "s3", "both"], default="both")
     ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--real", type=int, default=20_000)
+    ap.add_argument("--real", type=int, default=2_000, help="recombined texts embedded besides the corpus")
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", type=Path, default=Path("/tmp/pb-scale"))
     ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")

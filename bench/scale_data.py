@@ -5,8 +5,9 @@ How it is made (deterministic for a seed, so the local and the S3 copies hold th
 1. **Real chunks.** ``../shared/corpus`` is indexed once with the shipped config (real MiniLM) into
    ``WORK/corpus``; its chunk texts give a sentence pool and a vocabulary (policy language: premiums,
    claims, leave, travel, exclusions, ...).
-2. **Real sample** (``--real``, default 20,000): texts of 3–7 sentences drawn from the pool, embedded with
-   the real MiniLM model (cached in ``WORK/real.npz``).
+2. **Real sample**: the corpus's own chunks (≈3,000 real texts with their real MiniLM vectors) plus
+   ``--real`` (default 2,000) texts of 3–7 pool sentences embedded with the real model (cached in
+   ``WORK/real_N.npz``).
 3. **Perturbed copies** (the rest): row *i* blends two sample rows *a*, *b*: vector
    ``normalise((1−t)·v_a + t·v_b + N(0, σ²I))`` with ``t ~ U(0, 0.4)`` and σ = :data:`SIGMA` (cosine to
    ``v_a`` ≈ 0.85–0.95, so neighbourhoods are dense but not duplicates); text = ``1−t`` of a's sentences and

@@ -15,6 +15,7 @@ from __future__ import annotations
 import http.client
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -43,6 +44,17 @@ def weed_binary() -> str:
     return found
 
 
+def _die_with_parent() -> None:
+    """In the child: get SIGTERM when the process that started the server dies (Linux prctl
+    PR_SET_PDEATHSIG), so a killed test run or bench never leaves ``weed`` behind."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+    except OSError:
+        pass
+
+
 class SeaweedS3:
     """``weed mini`` serving S3 on 127.0.0.1 with bucket :data:`BUCKET`; use as a context manager."""
 
@@ -69,7 +81,8 @@ class SeaweedS3:
                 "-s3.port.lance=0"] + [f"-{k}={v}" for k, v in self.ports.items()]
         log = open(self.folder / "weed.log", "wb")  # noqa: SIM115 - closed with the process
         env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "S3_"))}  # no IAM: any key
-        self._proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder, env=env)
+        self._proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder, env=env,
+                                      preexec_fn=_die_with_parent)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:

@@ -149,3 +149,21 @@ def test_status_text_shows_the_leader_since_and_lease_expiry(tmp_path: Path) -> 
         out = CliRunner().invoke(cli, ["--config", str(cfg), "status"]).stdout
     line = next(x for x in out.splitlines() if x.startswith("indexer leader:"))
     assert f"pid {os.getpid()} on " in line and " since " in line and "lease until " in line
+
+
+def test_role_stops_the_service_when_the_lease_is_taken_over(tmp_path: Path) -> None:
+    blobs, clock = LocalBlobStore(tmp_path), Clock()
+    stopped = threading.Event()
+
+    class Service:
+        def stop(self) -> None:
+            stopped.set()
+
+    role = IndexerRole(Lease(blobs, ttl_s=3, clock=clock), Service).start()
+    try:
+        assert role.is_leader
+        clock.now += 10  # the leader stalled past its TTL (a long pause): another process takes over
+        assert Lease(blobs, ttl_s=3, clock=clock).try_acquire()
+        assert stopped.wait(30) and not role.is_leader
+    finally:
+        role.stop()
