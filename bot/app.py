@@ -17,10 +17,16 @@ import os
 import secrets as pysecrets
 import socket
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
+from slack_sdk.http_retry.handler import RetryHandler
+from slack_sdk.http_retry.request import HttpRequest
+from slack_sdk.http_retry.response import HttpResponse
+from slack_sdk.http_retry.state import RetryState
 
 from bot.boundary import Replies
 from bot.commands import Commands
@@ -47,16 +53,62 @@ log = logging.getLogger(__name__)
 RATE_LIMIT_RETRIES = 3
 
 
-def make_client(settings: Settings, secrets: Secrets, *, retry_rate_limits: bool = True) -> WebClient:
+class _CountingHandler(RetryHandler):
+    """First of the client's retry handlers: reports every 429, 5xx and connection failure to
+    ``on_error`` and never retries itself (the next handler decides)."""
+
+    def __init__(self, on_error: ApiErrorHook) -> None:
+        super().__init__(max_retry_count=1 << 30)  # consulted on every attempt
+        self._on_error = on_error
+
+    def _can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
+                   error: Exception | None = None) -> bool:
+        status = response.status_code if response is not None else 0
+        if response is None:
+            self._on_error("connection")
+        elif status >= 400:  # (handlers also see every 200 OK)
+            kind = "ratelimited" if status == 429 else "server_error" if status >= 500 else "http_error"
+            self._on_error(kind)
+        return False
+
+
+class _MeteredClient(WebClient):
+    """A WebClient that reports Slack's ``ok: false`` errors (``SlackApiError``) to ``on_error``."""
+
+    on_error: ApiErrorHook
+
+    def api_call(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().api_call(*args, **kwargs)
+        except SlackApiError as exc:
+            status = getattr(exc.response, "status_code", 200)
+            if status < 400:  # HTTP errors were counted by the retry handler
+                self.on_error(str(exc.response.get("error") or "unknown"))
+            raise
+
+
+ApiErrorHook = Callable[[str], None]
+"""``on_error(error)``: a Slack error code (``channel_not_found``), ``ratelimited`` (429),
+``server_error`` (5xx), ``http_error`` or ``connection``."""
+
+
+def make_client(settings: Settings, secrets: Secrets, *, retry_rate_limits: bool = True,
+                on_error: ApiErrorHook | None = None) -> WebClient:
     """A WebClient for ``slack.api_base_url`` with the bot token, retrying 429s (``Retry-After``)
-    unless ``retry_rate_limits`` is False.
+    unless ``retry_rate_limits`` is False; ``on_error`` hears about every failed call (metrics).
 
     Raises:
         ConfigError: ``SLACK_BOT_TOKEN`` is not set.
     """
     if not secrets.slack_bot_token:
         raise ConfigError("SLACK_BOT_TOKEN is not set; export the bot token (xoxb-...) to connect to Slack")
-    client = WebClient(token=secrets.slack_bot_token, base_url=settings.slack.api_base_url)
+    client: WebClient
+    if on_error is None:
+        client = WebClient(token=secrets.slack_bot_token, base_url=settings.slack.api_base_url)
+    else:
+        client = _MeteredClient(token=secrets.slack_bot_token, base_url=settings.slack.api_base_url)
+        client.on_error = on_error
+        client.retry_handlers.insert(0, _CountingHandler(on_error))
     if retry_rate_limits:
         client.retry_handlers.append(RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES))
     return client

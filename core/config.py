@@ -368,6 +368,9 @@ class Settings(_Section):
     config_path: Path | None = None
     data_dir: Path | str = Path(".policybot")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "WARNING"
+    log_format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per line on stderr (``time``, ``level``, ``logger``, ``message``,
+    ``request_id``), for log collectors; ``text``: the human format."""
     policies: PoliciesSettings = PoliciesSettings()
     extraction: ExtractionSettings = ExtractionSettings()
     chunking: ChunkingSettings = ChunkingSettings()

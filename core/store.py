@@ -243,6 +243,11 @@ class Store:
         ids = tbl.search().select(["chunk_id"]).limit(None).to_arrow().column("chunk_id").to_pylist()
         return len(ids) - len(set(ids))
 
+    def table_version(self) -> int:
+        """The LanceDB version of the live documents table (a readable store at a known version; the
+        table is created empty when missing)."""
+        return int(self._documents().version)
+
     def count_chunks(self) -> int:
         """Number of rows in the chunks table (0 when it does not exist yet)."""
         tbl = self._chunks()

@@ -162,6 +162,13 @@ class IndexerRole:
         self._thread = threading.Thread(target=self._run, name="policybot-role", daemon=True)
         self._lock = threading.Lock()
         self.poll_s = min(lease.ttl_s / 3, POLL_MAX_S)
+        self.last_step_at = time.monotonic()
+        """Monotonic time of the last campaign step (``/livez``: the loop makes progress)."""
+
+    @property
+    def service(self) -> Stoppable | None:
+        """What the leader runs now (the watcher), or None when this process does not lead."""
+        return self._service
 
     @property
     def is_leader(self) -> bool:
@@ -187,6 +194,7 @@ class IndexerRole:
             self._step()
 
     def _step(self) -> None:
+        self.last_step_at = time.monotonic()
         with self._lock:
             if self._stop.is_set():
                 return

@@ -101,6 +101,7 @@ class Indexer:
         self._embedder: Embedder | None = None
         self._chunker: Chunker | None = None
         self._subscribers: list[Invalidated] = []
+        self._reconciled: list[Callable[[IndexSummary], None]] = []
         self._lock = threading.RLock()
         self._snapshot_dirty = False
         self._snapshot_at = 0.0
@@ -132,6 +133,11 @@ class Indexer:
         """Call ``callback(relative paths)`` after each operation that changed, moved or removed
         files (e.g. the verified-answer cache drops answers citing them). Errors are logged."""
         self._subscribers.append(callback)
+
+    def subscribe_reconciled(self, callback: Callable[[IndexSummary], None]) -> None:
+        """Call ``callback(summary)`` after each completed reconcile (e.g. metrics of its duration).
+        Errors are logged."""
+        self._reconciled.append(callback)
 
     def reconcile(self, root: Path | None = None, progress: Progress | None = None, *,
                   switch_root: bool = False) -> IndexSummary:
@@ -172,7 +178,12 @@ class Indexer:
                      summary.unchanged, summary.failed, summary.removed, summary.moved,
                      summary.chunks_embedded, summary.chunks_reused, summary.repaired, summary.seconds)
             self._publish(summary, snapshot_now=True)
-            return summary
+        for callback in list(self._reconciled):
+            try:
+                callback(summary)
+            except Exception:
+                log.exception("reconcile subscriber failed")
+        return summary
 
     def _commit(self, p: shadow.Plan, checkpoint: Checkpoint, summary: IndexSummary,
                 folder_files: int) -> None:

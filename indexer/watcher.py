@@ -123,6 +123,11 @@ class PolicyWatcher:
                  self.settings.watch.debounce_s, self.settings.watch.stable_s)
         return self
 
+    @property
+    def alive(self) -> bool:
+        """Whether the watcher's loop runs (started, not stopped, its thread alive)."""
+        return self._worker.is_alive() and not self._stop.is_set()
+
     def join(self, timeout: float | None = None) -> None:
         """Block until :meth:`stop` (or for ``timeout`` seconds)."""
         self._stop.wait(timeout)

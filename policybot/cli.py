@@ -147,7 +147,7 @@ def _main(
         raise PolicybotError("--data-dir: empty path; pass the index folder")
     configure_logging(verbose)
     settings = load_config(config, data_dir=data_dir)
-    configure_logging(verbose, settings.log_level)
+    configure_logging(verbose, settings.log_level, settings.log_format)
     ctx.obj = settings
 
 

@@ -36,7 +36,9 @@ from core.store_location import StoreLocation, ensure_runtime_dir
 
 if TYPE_CHECKING:
     from core.cache import AnswerCache
+    from core.metrics import Metrics
     from core.service import AnswerService
+    from indexer.lock import IndexerRole
     from indexer.pipeline import Indexer
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,20 @@ class App:
         self.secrets = secrets or Secrets.from_env()
         self.cpu_share = CpuShare()  # extraction beside the embedder: see core.cpu_share
         self.embedder = LazyEmbedder(settings.embedding, self.cpu_share)
+        self.models_ready = threading.Event()
+        """Set when :meth:`warm_up` has loaded the models (``/readyz``)."""
+        self.slack_auth_ok: bool | None = None
+        """Whether Slack accepted the bot token (``auth.test``); None before the check (``/readyz``)."""
+        self.role: IndexerRole | None = None
+        """The serving process's indexer role (``policybot run``; ``/livez``, ``/metrics``)."""
+
+    @cached_property
+    def metrics(self) -> Metrics:
+        """This process's Prometheus metrics (:mod:`core.metrics`, state sources from
+        :mod:`policybot.observability`)."""
+        from policybot.observability import build_metrics
+
+        return build_metrics(self)
 
     @cached_property
     def location(self) -> StoreLocation:
@@ -166,6 +182,7 @@ class App:
         indexer = Indexer(self.settings, self.store, self.embedder_factory, isolate=True,
                           share=self.cpu_share)
         indexer.subscribe_invalidated(self.invalidate_cached_answers)
+        indexer.subscribe_reconciled(lambda summary: self.metrics.reconciled(summary.seconds))
         return indexer
 
     def warm_up(self) -> threading.Thread:
@@ -176,6 +193,7 @@ class App:
             try:
                 _ = self.answers
                 self.embedder.load()
+                self.models_ready.set()
                 log.info("answer service ready (models loaded)")
             except Exception as exc:  # noqa: BLE001 - the first question raises it again, visibly
                 log.info("warm-up failed (%s); the first question will load the models", exc)
@@ -215,6 +233,8 @@ class App:
         from core.llm.chain import make_chain
 
         chain: AnswerProvider = make_chain(self.settings, self.secrets, fallback=self.extractive)
+        if hasattr(chain, "observer"):  # the FallbackChain tells the metrics about calls and failures
+            chain.observer = self.metrics
         return chain
 
     def check_index_compatible(self) -> None:
@@ -248,17 +268,21 @@ class App:
     def answers(self) -> AnswerService:
         """What the CLI and the console chat ask: :attr:`service` with the notices of
         :mod:`core.notices` (empty index or scope, over-long question, language, stale sources)."""
+        from core.metered import MeteredAnswerService
         from core.notices import NoticedAnswerService
 
-        return NoticedAnswerService(self.service, self.store, self.settings)
+        return MeteredAnswerService(NoticedAnswerService(self.service, self.store, self.settings),
+                                    self.metrics, "cli")
 
     @cached_property
     def answers_cached(self) -> AnswerService:
         """What Slack asks: :attr:`cached_service` with the same notices (outside the cache, so a cached
         answer is marked stale as soon as its source fails to re-index)."""
+        from core.metered import MeteredAnswerService
         from core.notices import NoticedAnswerService
 
-        return NoticedAnswerService(self.cached_service, self.store, self.settings)
+        return MeteredAnswerService(NoticedAnswerService(self.cached_service, self.store, self.settings),
+                                    self.metrics, "slack")
 
     # ---- verified-answer cache (core/cache) -------------------------------------------------
     @cached_property

@@ -9,6 +9,10 @@ transformers' ``TRANSFORMERS_VERBOSITY``) stay off below ``-vv``; these variable
 libraries are imported (commands import them lazily) and are inherited by the extraction worker.
 The filter sits on the handler, so no logger's own level is changed (tests that capture logs keep
 working after a CLI run in the same process).
+
+``log_format: json`` replaces the rich handler with one that writes one JSON object per line
+(python-json-logger: ``time``, ``level``, ``logger``, ``message``, ``request_id`` — the question's id
+from :data:`core.request_id.REQUEST_ID`, "" outside a question — and ``exc_info`` when present).
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ from __future__ import annotations
 import logging
 import os
 
+import sys
+
 from rich.console import Console
 from rich.logging import RichHandler
+
+from core.request_id import REQUEST_ID
 
 OWN = frozenset({"core", "indexer", "bot", "policybot"})
 """Top-level packages whose loggers follow ``log_level`` / ``-v``."""
@@ -50,13 +58,45 @@ def level_for(verbose: int, log_level: str = "WARNING") -> int:
     return level
 
 
-def configure_logging(verbose: int, log_level: str = "WARNING") -> None:
-    """Set up the stderr handler and its filter, and the library quieting, for ``verbose`` (0, 1, 2+)."""
+class _RequestId(logging.Filter):
+    """Adds ``record.request_id`` (the question being answered, "" outside one)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = REQUEST_ID.get()
+        return True
+
+
+class _JsonHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """stderr, one JSON object per record."""
+
+
+def _handler(log_format: str) -> logging.Handler:
     root = logging.getLogger()
-    handler = next((h for h in root.handlers if isinstance(h, RichHandler)), None)
-    if handler is None:
+    kind: type[logging.Handler] = _JsonHandler if log_format == "json" else RichHandler
+    handler = next((h for h in root.handlers if type(h) is kind), None)
+    for other in [h for h in root.handlers if isinstance(h, RichHandler | _JsonHandler) and h is not handler]:
+        root.removeHandler(other)
+    if handler is not None:
+        return handler
+    if log_format == "json":
+        from pythonjsonlogger.json import JsonFormatter
+
+        handler = _JsonHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter(
+            "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger"}))
+    else:
         handler = RichHandler(console=Console(stderr=True), show_path=False, log_time_format="[%X]")
-        root.addHandler(handler)
+    handler.addFilter(_RequestId())
+    root.addHandler(handler)
+    return handler
+
+
+def configure_logging(verbose: int, log_level: str = "WARNING", log_format: str = "text") -> None:
+    """Set up the stderr handler (rich text, or JSON lines for ``log_format="json"``) and its filter,
+    and the library quieting, for ``verbose`` (0, 1, 2+)."""
+    root = logging.getLogger()
+    handler = _handler(log_format)
     levels = next((f for f in handler.filters if isinstance(f, _Levels)), None)
     if levels is None:
         levels = _Levels()

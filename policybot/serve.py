@@ -8,10 +8,10 @@ The mode is chosen from what the operator asked for, never guessed (:func:`choos
 * no ``SLACK_BOT_TOKEN`` → the console chat;
 * a bot token without an app token and without HTTP mode → an error saying which to set.
 
-**Adding an HTTP route** (health endpoints, metrics): append :class:`bot.runner.Route` s in
-:func:`http_routes` — the one route table both the HTTP mode server and the health-port server of
-Socket Mode serve. **A health port for Socket Mode** goes in :attr:`ServeMode.health_port` (set by a
-future ``run --health-port N``): :func:`serve_slack` already starts a route server on it.
+**Adding an HTTP route**: append :class:`bot.runner.Route` s in :func:`http_routes` — the one route table
+both the HTTP mode server and the health-port server of Socket Mode serve (``GET /metrics``, ``/livez``,
+``/readyz``: :mod:`policybot.observability`). **A health port for Socket Mode** is
+:attr:`ServeMode.health_port` (``run --health-port N``).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class ServeMode:
 
 
 def choose_mode(slack: SlackSettings, secrets: Secrets, http_port: int | None = None,
-                host: str | None = None) -> ServeMode:
+                host: str | None = None, health_port: int | None = None) -> ServeMode:
     """The serve mode from the flags, ``slack.mode`` and the tokens set (see the module docstring).
 
     Raises:
@@ -95,12 +95,13 @@ def choose_mode(slack: SlackSettings, secrets: Secrets, http_port: int | None = 
         if not secrets.slack_signing_secret:
             raise ConfigError("Slack HTTP mode needs SLACK_SIGNING_SECRET (Basic Information → App "
                               "Credentials → Signing Secret) to verify Slack's requests; export it")
-        return ServeMode("http", host or slack.http_host, slack.http_port if http_port is None else http_port)
+        return ServeMode("http", host or slack.http_host, slack.http_port if http_port is None else http_port,
+                         health_port)
     if not secrets.slack_app_token:
         raise ConfigError("SLACK_BOT_TOKEN is set but SLACK_APP_TOKEN is not: Socket Mode needs the "
                           "app-level token (xapp-...); or use HTTP mode with policybot run --http-port 3000 "
                           "(or slack.mode: http) and SLACK_SIGNING_SECRET; see docs/slack.md")
-    return ServeMode("socket")
+    return ServeMode("socket", host or slack.http_host, health_port=health_port)
 
 
 def build_bolt(app: App, root: Path) -> BoltApp:
@@ -110,30 +111,40 @@ def build_bolt(app: App, root: Path) -> BoltApp:
     Raises:
         ServiceUnreachableError: Slack's Web API cannot be reached (DNS, refused, TLS, timeout).
     """
-    from bot.app import build_app
+    from bot.app import build_app, make_client
     from bot.home_admin import admin_section
     from core.gaps.jobs import load_latest
     from core.topics import suggested_questions
 
     cache = app.answer_cache if app.settings.cache.enabled else None
     admin = admin_section(app.settings.slack.admins, lambda: _status(app), lambda: load_latest(app.blobs))
+    client = make_client(app.settings, app.secrets, on_error=app.metrics.slack_api_error)
     with reaching("Slack", app.settings.slack.api_base_url, "slack.api_base_url"):
-        return build_app(app.settings, app.secrets, app.answers_cached, app.answer_log, blobs=app.blobs,
-                         status=lambda: _status_text(app),
-                         reindex=lambda path: _reindex_text(app, root, path), cache=cache,
-                         topics=lambda scope: suggested_questions(app.store, scope), home_sections=[admin])
+        try:
+            bolt = build_app(app.settings, app.secrets, app.answers_cached, app.answer_log, blobs=app.blobs,
+                             status=lambda: _status_text(app), client=client,
+                             on_vote=lambda answer_id, user, vote: app.metrics.vote(vote),
+                             reindex=lambda path: _reindex_text(app, root, path), cache=cache,
+                             topics=lambda scope: suggested_questions(app.store, scope),
+                             home_sections=[admin])
+        except Exception:
+            app.slack_auth_ok = False
+            raise
+    app.slack_auth_ok = True  # bolt checked the token with auth.test
+    return bolt
 
 
 def http_routes(app: App, bolt: BoltApp | None) -> list[Route]:
-    """The route table: Slack's ``/slack/events`` and ``/healthz`` (when ``bolt`` is given) plus the
-    routes of other features. Add health/metrics routes here (they are served in HTTP mode and on the
-    Socket Mode health port)."""
+    """The route table: Slack's ``/slack/events`` and ``/healthz`` (when ``bolt`` is given), then
+    ``/metrics``, ``/livez`` and ``/readyz`` (:mod:`policybot.observability`). Served in HTTP mode and on
+    the Socket Mode health port."""
     from bot.runner import slack_routes
+    from policybot.observability import routes as probe_routes
 
     routes: list[Route] = []
     if bolt is not None:
         routes += slack_routes(bolt)
-    return routes
+    return routes + probe_routes(app)
 
 
 def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | None = None) -> None:
@@ -150,6 +161,8 @@ def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | N
     try:
         if mode.kind == "http":
             servers.append(_listen(http_routes(app, bolt), mode.host, mode.port))
+            if mode.health_port is not None and mode.health_port != mode.port:
+                servers.append(_listen(http_routes(app, None), mode.host, mode.health_port))
             write_serve_info(app.runtime_dir,
                              {"mode": "http", "host": mode.host, "port": servers[0].port})
             print(f"serving Slack in HTTP mode at http://{mode.host}:{servers[0].port}/slack/events "

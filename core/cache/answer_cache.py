@@ -291,6 +291,11 @@ class AnswerCache:
             self._mark_invalid([entry], "forgotten")
             return True
 
+    def counters(self) -> tuple[int, dict[str, int]]:
+        """This process's lookup counters, without touching the table: ``(hits, {miss reason: n})``."""
+        with self._lock:
+            return self._hits, dict(self._misses)
+
     def stats(self) -> CacheStats:
         """Entries by status and times served (from the table), hits / misses by reason /
         invalidations by reason (this process's counters since start)."""

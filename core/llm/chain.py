@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from core.errors import ProviderError
 from core.llm.base import AnswerProvider, Generation, GenerationRequest
@@ -29,6 +29,18 @@ if TYPE_CHECKING:
     from core.config import Secrets, Settings
 
 log = logging.getLogger(__name__)
+
+
+class ProviderObserver(Protocol):
+    """Told about every LLM provider call and failure (:class:`core.metrics.Metrics` is one)."""
+
+    def provider_call(self, provider: str) -> None:
+        """``provider`` is about to be called."""
+        ...
+
+    def provider_failure(self, provider: str, error: BaseException | str) -> None:
+        """``provider`` failed with ``error``."""
+        ...
 
 
 class FallbackChain:
@@ -57,12 +69,18 @@ class FallbackChain:
     ) -> None:
         self._llms = [(p, CircuitBreaker(breaker_failures, breaker_cooldown_s, clock)) for p in providers]
         self._extractive = extractive
+        self.observer: ProviderObserver | None = None
+        """Told about calls and failures (set by the composition root)."""
         self._augmentations = dict(keyword_augmentations or {})
 
     @property
     def provider_names(self) -> list[str]:
         """Names of every provider in the order they are tried (extractive last)."""
         return [p.name for p, _ in self._llms] + [self._extractive.name]
+
+    def breaker_states(self) -> dict[str, str]:
+        """``{provider name: "closed" | "open"}`` of the LLM providers (open: skipped now)."""
+        return {p.name: "open" if b.remaining_s() > 0 else "closed" for p, b in self._llms}
 
     def generate(self, request: GenerationRequest) -> Generation:
         """The first successful provider's Generation, with ``attempts`` naming earlier failures.
@@ -131,6 +149,8 @@ class FallbackChain:
 
     def _admit(self, provider: AnswerProvider, breaker: CircuitBreaker, attempts: list[str]) -> bool:
         if breaker.allow():
+            if self.observer is not None:
+                self.observer.provider_call(provider.name)
             return True
         reason = f"{provider.name}: skipped, circuit open for {breaker.remaining_s():.0f} s more"
         log.info("provider %s", reason)
@@ -144,6 +164,8 @@ class FallbackChain:
         if not reason.startswith(provider.name):
             reason = f"{provider.name}: {reason}"
         attempts.append(reason)
+        if self.observer is not None:
+            self.observer.provider_failure(provider.name, exc)
         if not isinstance(exc, ProviderError):
             log.exception("provider %s raised an unexpected error; falling through", provider.name)
         else:

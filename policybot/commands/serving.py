@@ -54,6 +54,10 @@ def run(
     host: Annotated[str | None, typer.Option(
         "--host", metavar="H", help="Address HTTP mode listens on (default: slack.http_host, 0.0.0.0).",
         show_default=False)] = None,
+    health_port: Annotated[int | None, typer.Option(
+        "--health-port", metavar="N", min=0, max=65535,
+        help="Serve GET /metrics, /livez and /readyz on this port (Socket Mode; HTTP mode serves them on "
+             "--http-port too).", show_default=False)] = None,
 ) -> None:
     """Reconcile and watch the policy folder, and serve Slack (or a console chat without Slack tokens).
 
@@ -63,12 +67,12 @@ def run(
     from policybot.serve import choose_mode, serve_slack
 
     app = app_of(ctx)
-    mode = choose_mode(app.settings.slack, app.secrets, http_port, host)  # refuse before any work
+    mode = choose_mode(app.settings.slack, app.secrets, http_port, host, health_port)  # refuse before work
     checked(opened(app))
     root = policy_root(path, app)
     console = Console()
-    role = start_role(ctx, app, root, switch_root=switch_root,
-                      jobs=None if mode.kind == "console" else lambda w: _leader_jobs(app, w))
+    role = app.role = start_role(ctx, app, root, switch_root=switch_root,
+                                 jobs=None if mode.kind == "console" else lambda w: _leader_jobs(app, w))
     local = start_local_api(app)
     set_interrupt_note(ctx, lambda: f"policybot stopped; the index of {root} is consistent and the next "
                                     "start catches up on changes")
