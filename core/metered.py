@@ -1,6 +1,7 @@
 """Count and time every question: an :class:`~core.service.AnswerService` wrapper that gives each
 question a request id (the ``request_id`` of every log record written while it is answered,
-:data:`core.request_id.REQUEST_ID`) and records its outcome, surface and stage latencies in :class:`core.metrics.Metrics`.
+:data:`core.request_id.REQUEST_ID`) and records its outcome, surface and stage latencies in
+:class:`core.metrics.Metrics`.
 
 The question text is logged only at DEBUG; INFO carries the request id, the surface, the outcome and
 the time.

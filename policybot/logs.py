@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import os
-
 import sys
 
 from rich.console import Console
@@ -66,7 +65,7 @@ class _RequestId(logging.Filter):
         return True
 
 
-class _JsonHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _JsonHandler(logging.StreamHandler):  # type: ignore[type-arg,unused-ignore]
     """stderr, one JSON object per record."""
 
 

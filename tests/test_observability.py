@@ -79,7 +79,8 @@ def test_every_metric_name_follows_prometheus_rules(served: tuple[App, str]) -> 
     assert samples[("policybot_answer_stage_duration_seconds_count", (("stage", "total"),))] == 2
     assert samples[("policybot_documents", (("state", "indexed"),))] == 1
     assert samples[("policybot_chunks", ())] > 0
-    assert samples[("policybot_provider_failures_total", (("provider", "gemini:x"), ("reason", "timeout")))] == 1
+    failures = ("policybot_provider_failures_total", (("provider", "gemini:x"), ("reason", "timeout")))
+    assert samples[failures] == 1
     assert samples[("policybot_slack_api_rate_limited_total", ())] == 1
     assert ("policybot_build_info", ()) not in samples  # it carries version and fingerprint labels
     assert any(name == "policybot_build_info" and dict(labels).get("version") for name, labels in samples)
