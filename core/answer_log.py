@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import pyarrow as pa
 
+from core.claims import KeyLocks
 from core.database import Database
 from core.store import sql_str
 from core.thread_log import ThreadLog
@@ -125,9 +126,10 @@ class AnswerLog:
     Thread-safe: writes are serialised by a lock. Raises nothing for unknown ids (returns None/empty).
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, locks: KeyLocks | None = None) -> None:
         self._db = db
         self._lock = threading.Lock()
+        self._locks = locks
         self._answers = db.table("answers", ANSWERS_SCHEMA, defaults=ADDED_COLUMNS)
         self._votes = db.table("votes", VOTES_SCHEMA, defaults=ADDED_VOTE_COLUMNS)
         self._hooks: list[VoteHook] = []
@@ -146,14 +148,18 @@ class AnswerLog:
         log.info("answer %s logged (channel %s, thread %s)", rec.answer_id, rec.channel, rec.thread_ts)
 
     def get(self, answer_id: str) -> AnswerRecord | None:
-        """The answer with ``answer_id``, or None."""
-        rows = self._query(f"answer_id = {sql_str(answer_id)}")
+        """The answer with ``answer_id``, or None (looked up again at the latest version before saying
+        so: another replica may have logged it within the read consistency interval)."""
+        where = f"answer_id = {sql_str(answer_id)}"
+        rows = self._query(where) or self._query(where, latest=True)
         return rows[0] if rows else None
 
     def find_by_message(self, channel: str, ts: str) -> AnswerRecord | None:
-        """The answer of which the message ``(channel, ts)`` is a part, or None (not an answer)."""
+        """The answer of which the message ``(channel, ts)`` is a part, or None (not an answer; looked up
+        again at the latest version first, as :meth:`get`)."""
         where = f"channel = {sql_str(channel)} AND parts LIKE {sql_str('%' + ts + '%')}"
         rows = [r for r in self._query(where) if ts in r.parts]
+        rows = rows or [r for r in self._query(where, latest=True) if ts in r.parts]
         return rows[0] if rows else None
 
     def thread(self, channel: str, thread_ts: str) -> list[AnswerRecord]:
@@ -170,7 +176,9 @@ class AnswerLog:
         rows = self._answers.search().where(f"created_at >= {float(t)!r}").limit(None).to_list()
         return sorted((_row_record(r) for r in rows), key=lambda r: r.created_at)
 
-    def _query(self, where: str) -> list[AnswerRecord]:
+    def _query(self, where: str, *, latest: bool = False) -> list[AnswerRecord]:
+        if latest:
+            self._answers.checkout_latest()
         rows = self._answers.search().where(where).limit(10_000).to_list()
         return [_row_record(r) for r in rows]
 
@@ -180,9 +188,21 @@ class AnswerLog:
         self._hooks.append(hook)
 
     def set_vote(self, answer_id: str, user: str, vote: Vote | None) -> bool:
-        """Set (or with ``None`` remove) ``user``'s vote on ``answer_id``; True when it changed."""
+        """Set (or with ``None`` remove) ``user``'s vote on ``answer_id``; True when it changed.
+
+        Idempotent per (answer, user) across replicas: with ``locks`` (the shared store's
+        :class:`~core.claims.KeyLocks`) the read-modify-write of the vote row and the vote hooks (the
+        verified-answer cache's entry) run while holding the answer's lock, reading the latest version."""
+        if self._locks is None:
+            return self._set_vote(answer_id, user, vote)
+        with self._locks.hold(f"vote:{answer_id}"):
+            return self._set_vote(answer_id, user, vote, latest=True)
+
+    def _set_vote(self, answer_id: str, user: str, vote: Vote | None, *, latest: bool = False) -> bool:
         where = f"answer_id = {sql_str(answer_id)} AND user = {sql_str(user)}"
         with self._lock:
+            if latest:
+                self._votes.checkout_latest()
             old = self._votes.search().where(where).limit(1).to_list()
             previous = old[0]["vote"] if old else None
             if previous == vote:

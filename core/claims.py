@@ -16,7 +16,8 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from core.blobs import BlobStore
 
@@ -77,6 +78,38 @@ class Claims:
                 removed += 1
         log.debug("swept %d expired claims under %s", removed, self._prefix)
         return removed
+
+
+class KeyLocks:
+    """Short exclusive sections across processes and machines: ``with locks.hold(key): ...`` — built on
+    :class:`Claims` (a claim per key, released on exit; a holder that dies frees it after ``ttl_s``).
+
+    Used where replicas read-modify-write one row (a vote on an answer, its cache entry). Waits by
+    polling (``poll_s``); gives up with :class:`TimeoutError` after ``timeout_s``.
+    """
+
+    def __init__(self, blobs: BlobStore, namespace: str = "locks", ttl_s: float = 30.0,
+                 timeout_s: float = 30.0, poll_s: float = 0.05, owner: str = "") -> None:
+        self._claims = Claims(blobs, namespace, ttl_s=ttl_s, owner=owner)
+        self._timeout_s = timeout_s
+        self._poll_s = poll_s
+
+    @contextmanager
+    def hold(self, key: str) -> Iterator[None]:
+        """Hold ``key`` for the block.
+
+        Raises:
+            TimeoutError: another holder kept it for ``timeout_s``.
+        """
+        deadline = time.monotonic() + self._timeout_s
+        while not self._claims.claim(key):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"lock {key!r} held elsewhere for more than {self._timeout_s:g} s")
+            time.sleep(self._poll_s)
+        try:
+            yield
+        finally:
+            self._claims.release(key)
 
 
 def _expires_at(data: bytes) -> float:

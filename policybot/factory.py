@@ -8,6 +8,7 @@ question or the first file to embed, the reranker and the LLM chain on the first
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Sequence
 from functools import cached_property
@@ -155,8 +156,11 @@ class App:
 
     @cached_property
     def answer_log(self) -> AnswerLog:
-        """The answer log and votes (tables in the store's database)."""
-        return AnswerLog(self.database)
+        """The answer log and votes (tables in the store's database); votes take the shared store's
+        per-answer lock, so replicas never lose one (:meth:`AnswerLog.set_vote`)."""
+        from core.claims import KeyLocks
+
+        return AnswerLog(self.database, KeyLocks(self.blobs, "locks", owner=f"{os.getpid()}"))
 
     @cached_property
     def store(self) -> Store:

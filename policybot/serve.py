@@ -213,6 +213,19 @@ def _status_text(app: App) -> str:
 
 
 def _reindex_text(app: App, root: Path, path: str | None) -> str:
-    if path is None:
-        return json.dumps(app.indexer.reconcile(root).to_json())
-    return str(app.indexer.index_path(root / path))
+    """``/policy reindex [file]``: run here only while this process leads the index (or, without a role,
+    holding the indexer lease); a replica that does not lead names the leader instead."""
+    from indexer.lock import WriterLock, describe
+
+    def work() -> str:
+        if path is None:
+            return json.dumps(app.indexer.reconcile(root).to_json())
+        return str(app.indexer.index_path(root / path))
+
+    if app.role is not None:
+        if app.role.is_leader:
+            return work()
+        return (f"another policybot process leads the index ({describe(app.lease.holder())}); it reindexes "
+                "(its watcher follows the folder and reconciles periodically)")
+    with WriterLock(app.lease):
+        return work()

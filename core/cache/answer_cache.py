@@ -86,7 +86,7 @@ class AnswerCache:
         ``"ineligible"`` for refusals and answers without verifiable citations.
         """
         with self._lock:
-            self._table.sync()
+            self._table.sync(latest=True)  # another replica may have voted on this entry just now
             entry = self._target(answer)
             if entry is None:
                 if vote is None or answer.cached or not answer.admissible:

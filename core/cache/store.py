@@ -121,9 +121,13 @@ class CacheTable:
         return self._db.open_table(self.name)
 
     # ---- reading ------------------------------------------------------------------------
-    def sync(self) -> None:
-        """Reload the mirror when the table changed since we last read or wrote it (~0.5 ms check)."""
+    def sync(self, latest: bool = False) -> None:
+        """Reload the mirror when the table changed since we last read or wrote it (~0.5 ms check);
+        ``latest``: look at the newest version now, not within the read consistency interval (a vote's
+        read-modify-write, which another replica may have just written)."""
         tbl = self._table()
+        if latest:
+            tbl.checkout_latest()
         if tbl.version == self._version:
             return
         t0 = time.perf_counter()
