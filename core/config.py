@@ -333,7 +333,9 @@ class IndexSettings(_Section):
     """LanceDB maintenance and the ANN vector index: when it is built (``ann_min_rows``), its IVF
     partitions (``ann_partition_rows`` rows each), and the search effort per query (``ann_nprobes``
     partitions probed, ``ann_ef`` HNSW candidates, ``ann_refine_factor``: that many × k candidates
-    re-scored with the full vectors); how long old table versions are kept. Tuned by bench/scale.py at
+    re-scored with the full vectors); how long old table versions are kept; how many rows the ANN (or
+full-text) index may miss before the optimize job re-indexes a table that has an ANN index
+(``optimize_min_unindexed_rows``: below it only compaction runs, the rest is searched flat). Tuned by bench/scale.py at
     1M chunks (docs/benchmarks.md); none of them is in the config fingerprint (no rebuild needed)."""
 
     ann_min_rows: int = Field(50_000, ge=1)
@@ -341,6 +343,7 @@ class IndexSettings(_Section):
     ann_nprobes: int = Field(20, ge=1)
     ann_ef: int = Field(320, ge=10)
     ann_refine_factor: int = Field(2, ge=1)
+    optimize_min_unindexed_rows: int = Field(5000, ge=0)
     cleanup_older_than_s: float = Field(600.0, ge=0)
     optimize_interval_s: float = Field(900.0, gt=0)
 

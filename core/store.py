@@ -262,13 +262,14 @@ class Store:
                                                      self.index.ann_partition_rows)
 
     def optimize(self) -> dict[str, object]:
-        """Compact both tables, fold new rows into their indexes, delete versions older than
+        """Compact both tables, fold new rows into their indexes (with an ANN index: only once
+        ``index.optimize_min_unindexed_rows`` rows are not covered), delete versions older than
         ``index.cleanup_older_than_s``, then :meth:`ensure_indexes` (for a scheduled job).
 
-        Returns ``{"tables": [names], "indexes_created": [names], "seconds": float}``.
+        Returns ``{"tables": [names], "reindexed": [names], "indexes_created": [names], "seconds": float}``.
         """
         tables = [self._documents()] + [t for t in [self._chunks()] if t is not None]
-        stats = optimize_table(tables, self.index.cleanup_older_than_s)
+        stats = optimize_table(tables, self.index.cleanup_older_than_s, self.index.optimize_min_unindexed_rows)
         stats["indexes_created"] = self.ensure_indexes()
         return stats
 

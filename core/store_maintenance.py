@@ -14,6 +14,16 @@ compaction with old-version cleanup.
 - Compaction: thousands of single-file commits leave thousands of small fragments (one search went
   from 4 ms to 180 ms after 2,000 commits); ``Table.optimize`` merges them and deletes versions older
   than ``cleanup_older_than`` (kept for readers still holding an old version).
+- When: ``Table.optimize`` (compaction, version cleanup and index update in one call — LanceDB's
+  Python API offers no index-less compaction without pylance, and no delta-index option) also rebuilds
+  the IVF_HNSW_SQ index, which at 1M chunks took ≈ 20 min of both cores on every run (bench/scale.py,
+  docs/benchmarks.md). So a table with an ANN index is optimized only once some index misses
+  ``index.optimize_min_unindexed_rows`` rows, or it has :data:`MAX_SMALL_FRAGMENTS` small fragments
+  (the search slow-down of many commits); until then new rows are searched flat by LanceDB beside the
+  index (a few ms for a few thousand rows) and old versions wait for that optimize. Tables without an
+  ANN index are small and are optimized every time. (pylance's ``optimize_indices(num_indices_to_merge=0)``
+  would add delta indexes instead; it is not used: a second Lance engine beside LanceDB's own risks
+  writing an index format LanceDB cannot read.)
 """
 
 from __future__ import annotations
@@ -28,6 +38,9 @@ from core.store_schema import fts_column
 
 log = logging.getLogger(__name__)
 
+MAX_SMALL_FRAGMENTS = 200
+"""A table with an ANN index is optimized anyway once it has this many small fragments (each commit adds
+one; 2,000 of them made one search 45× slower)."""
 ANN_PARTITION_ROWS = 4096
 """Default rows per IVF partition (``index.ann_partition_rows``; LanceDB's guidance is √n to n/4096
 partitions)."""
@@ -73,15 +86,38 @@ def ensure_indexes(tbl: Any, keyword: KeywordSettings, ann_min_rows: int | None,
     return created
 
 
-def optimize_table(tables: list[Any], cleanup_older_than_s: float) -> dict[str, object]:
-    """Compact ``tables``, update their indexes, and delete versions older than the given age.
+def unindexed_rows(tbl: Any) -> tuple[bool, int]:
+    """``(has an ANN index, most rows any index of the table does not cover yet)``."""
+    ann, most = False, 0
+    for ix in tbl.list_indices():
+        kind = str(ix.index_type)
+        ann = ann or "Hnsw" in kind or "Ivf" in kind
+        stats = tbl.index_stats(ix.name)
+        most = max(most, int(getattr(stats, "num_unindexed_rows", 0) or 0))
+    return ann, most
 
-    Returns ``{"tables": [names], "seconds": float}``.
+
+def optimize_table(tables: list[Any], cleanup_older_than_s: float,
+                   min_unindexed_rows: int = 5000) -> dict[str, object]:
+    """``Table.optimize`` (compact, fold new rows into the indexes, delete versions older than the given
+    age) each of ``tables`` where that is cheap or due (module docstring: a table with an ANN index only
+    once an index misses ``min_unindexed_rows`` rows or it has many small fragments).
+
+    Returns ``{"tables": [names], "reindexed": [names optimized], "seconds": float}``.
     """
     t0 = time.perf_counter()
+    reindexed = []
     for tbl in tables:
+        ann, unindexed = unindexed_rows(tbl)
+        small = int(dict(tbl.stats())["fragment_stats"]["num_small_fragments"]) if ann else 0
+        if ann and unindexed < min_unindexed_rows and small < MAX_SMALL_FRAGMENTS:
+            log.info("%s: not optimized: %d unindexed rows (< %d) and %d small fragments (< %d) are searched "
+                     "beside the ANN index", tbl.name, unindexed, min_unindexed_rows, small, MAX_SMALL_FRAGMENTS)
+            continue
         tbl.optimize(cleanup_older_than=timedelta(seconds=cleanup_older_than_s))
+        reindexed.append(str(tbl.name))
     seconds = time.perf_counter() - t0
     names = [str(t.name) for t in tables]
-    log.info("optimized %s in %.2f s", ",".join(names), seconds)
-    return {"tables": names, "seconds": round(seconds, 3)}
+    log.info("optimized %s (indexes updated: %s) in %.2f s", ",".join(names), ",".join(reindexed) or "none",
+             seconds)
+    return {"tables": names, "reindexed": reindexed, "seconds": round(seconds, 3)}

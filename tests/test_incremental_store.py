@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from core.store import DOCUMENTS_SCHEMA, Store, sql_str
-from core.store_maintenance import index_types
+from core.store_maintenance import index_types, unindexed_rows
 from core.types import Chunk
 from indexer.pipeline import Indexer
 from tests.incremental_helpers import Factory, build, write_policy
@@ -148,3 +148,21 @@ def test_documents_table_from_an_older_version_gains_the_needs_ocr_column(tmp_pa
     assert rec.chunk_count == 3 and rec.needs_ocr_pages == ()
     store.put_document(replace(rec, path="new.pdf", needs_ocr_pages=(2,)))
     assert store.documents()["new.pdf"].needs_ocr_pages == (2,)
+
+
+def test_optimize_reindexes_an_ann_table_only_when_enough_rows_are_unindexed(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "a.md", range(12))
+    indexer, store, _ = build(tmp_path, root, index={"ann_min_rows": 5, "optimize_min_unindexed_rows": 1000})
+    indexer.reconcile()
+    write_policy(root / "late.md", [777, 778])
+    indexer.reconcile()
+    tbl = store.db.open_table(store.chunks_table_name)
+    assert unindexed_rows(tbl) == (True, store.chunk_counts()["late.md"])
+    stats = store.optimize()  # 2 rows < 1000: the ANN index is not rebuilt
+    assert store.chunks_table_name not in stats["reindexed"]  # type: ignore[operator]
+    assert unindexed_rows(tbl)[1] > 0
+    _, due, _ = build(tmp_path, root, index={"ann_min_rows": 5, "optimize_min_unindexed_rows": 1})
+    stats = due.optimize()
+    assert due.chunks_table_name in stats["reindexed"]  # type: ignore[operator]
+    assert unindexed_rows(due.db.open_table(due.chunks_table_name)) == (True, 0)
