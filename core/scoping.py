@@ -1,8 +1,9 @@
 """Document scoping for retrieval: when a question names a policy, search only that document.
 
 Wraps :mod:`core.query.doc_scope` (name catalog from each document's first chunks, detection, and
-``restrict`` so a name never widens a channel's scope). The catalog is rebuilt when the set of indexed
-documents (path + sha256) changes, so the watcher's updates are picked up on the next question.
+``restrict`` so a name never widens a channel's scope). The catalog is built once per version of the
+documents table (one cheap version check per question) and rebuilt only when the set of indexed
+documents (path + sha256) changed, so the watcher's updates are picked up on the next question.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from core.query.doc_scope import (
     MAX_DOCS_PER_NAME,
     TITLE_CHUNKS,
     DocumentCatalog,
-    build_catalog,
+    build_catalogs,
     detect_scope,
     matched_names,
     restrict,
@@ -37,6 +38,7 @@ class DocumentScoper:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._key: frozenset[tuple[str, str]] = frozenset()
+        self._version: tuple[str, int, int] | None = None
         self._catalog: DocumentCatalog | None = None
         self._families: DocumentCatalog | None = None
 
@@ -88,14 +90,18 @@ class DocumentScoper:
         return [t for t in tokens if fold(t) not in words]
 
     def catalog(self) -> DocumentCatalog:
-        """The name catalog of the indexed documents (cached until a document changes)."""
+        """The name catalog of the indexed documents (cached per documents-table version; rebuilt when
+        a document changed)."""
+        version = self.store.documents_version()
+        if self._catalog is not None and version == self._version:
+            return self._catalog
         docs = self.store.documents()
         key = frozenset((p, d.sha256) for p, d in docs.items() if d.status == "indexed")
         if self._catalog is None or key != self._key:
             rows = self.store.chunk_rows(where=f"ordinal < {TITLE_CHUNKS}",
                                          columns=["path", "ordinal", "text"])
             titles = titles_from_chunk_rows(rows)
-            self._catalog = build_catalog(titles)
-            self._families = build_catalog(titles, max_docs=max(1, len(titles)))
+            self._catalog, self._families = build_catalogs(titles, (MAX_DOCS_PER_NAME, max(1, len(titles))))
             self._key = key
+        self._version = version
         return self._catalog

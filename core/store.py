@@ -157,6 +157,12 @@ class Store:
         return self.db.create_table(name, schema=chunks_schema(dimension), exist_ok=True)
 
     # ---- documents ----------------------------------------------------------------------
+    def documents_version(self) -> tuple[str, int, int]:
+        """``(documents table name, version, row count)``: changes whenever a documents row may have
+        (cheap: no rows are read)."""
+        tbl = self._documents()
+        return (self.documents_table_name, int(tbl.version), int(tbl.count_rows()))
+
     def documents(self) -> dict[str, DocumentRecord]:
         """All document rows, keyed by path (a fresh dict; the rows are re-read only when the table's
         version or row count moved: every question reads them for scoping, 20k files take ~50 ms)."""
@@ -269,7 +275,8 @@ class Store:
         Returns ``{"tables": [names], "reindexed": [names], "indexes_created": [names], "seconds": float}``.
         """
         tables = [self._documents()] + [t for t in [self._chunks()] if t is not None]
-        stats = optimize_table(tables, self.index.cleanup_older_than_s, self.index.optimize_min_unindexed_rows)
+        stats = optimize_table(tables, self.index.cleanup_older_than_s,
+                               self.index.optimize_min_unindexed_rows)
         stats["indexes_created"] = self.ensure_indexes()
         return stats
 

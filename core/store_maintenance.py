@@ -111,8 +111,9 @@ def optimize_table(tables: list[Any], cleanup_older_than_s: float,
         ann, unindexed = unindexed_rows(tbl)
         small = int(dict(tbl.stats())["fragment_stats"]["num_small_fragments"]) if ann else 0
         if ann and unindexed < min_unindexed_rows and small < MAX_SMALL_FRAGMENTS:
-            log.info("%s: not optimized: %d unindexed rows (< %d) and %d small fragments (< %d) are searched "
-                     "beside the ANN index", tbl.name, unindexed, min_unindexed_rows, small, MAX_SMALL_FRAGMENTS)
+            log.info("%s: not optimized: %d unindexed rows (< %d) and %d small fragments (< %d) are "
+                     "searched beside the ANN index", tbl.name, unindexed, min_unindexed_rows, small,
+                     MAX_SMALL_FRAGMENTS)
             continue
         tbl.optimize(cleanup_older_than=timedelta(seconds=cleanup_older_than_s))
         reindexed.append(str(tbl.name))

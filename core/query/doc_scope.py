@@ -20,6 +20,7 @@ they share none (a comparison of two policies) is the union returned.
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +52,10 @@ class DocumentCatalog:
     names: Mapping[Variant, tuple[str, ...]]
     paths: tuple[str, ...]
     titles: Mapping[str, str] = field(default_factory=dict)
+    longest: int = 0
+    """Tokens in the longest variant (0: compute from ``names``)."""
+    normalised: dict[str, str] = field(default_factory=dict, compare=False)
+    """path → :func:`~core.query.text.normalise_numbers` of its title text, filled on first use."""
 
     def variants_of(self, path: str) -> list[Variant]:
         """The variants that name ``path`` (for ``status`` output and tests)."""
@@ -79,20 +84,37 @@ def build_catalog(titles: Iterable[tuple[str, str]], *, max_docs: int = MAX_DOCS
     variant also covers the paths whose title text contains it as a token run. Variants covering more
     than ``max_docs`` paths are dropped.
     """
+    return build_catalogs(titles, (max_docs,))[0]
+
+
+def build_catalogs(titles: Iterable[tuple[str, str]], max_docs: Sequence[int]) -> list[DocumentCatalog]:
+    """:func:`build_catalog` for each limit in ``max_docs``, sharing the work (one pass over the titles).
+
+    Coverage is found through an index of every title's token runs up to the longest variant's length:
+    O(title tokens × variant length), where testing each variant against each title was O(variants ×
+    documents) and did not finish at 20,000 documents (docs/benchmarks.md).
+    """
     docs = list(titles)
     owners: dict[Variant, set[str]] = defaultdict(set)
     for path, text in docs:
         for variant in path_variants(path) | title_variants(text):
             owners[variant].add(path)
-    token_runs = {path: name_tokens(text) for path, text in docs}
-    names: dict[Variant, tuple[str, ...]] = {}
-    for variant, paths in owners.items():
-        covered = paths | {p for p, toks in token_runs.items() if _contains(toks, variant)}
-        if len(covered) <= max_docs:
-            names[variant] = tuple(sorted(covered))
-    log.info("document catalog: %d documents, %d names (%d too broad)", len(docs), len(names),
-             len(owners) - len(names))
-    return DocumentCatalog(names, tuple(sorted(p for p, _ in docs)), {p: t for p, t in docs})
+    longest = max((len(v) for v in owners), default=0)
+    for path, text in docs:
+        tokens = tuple(name_tokens(text))
+        for n in range(1, longest + 1):
+            for i in range(len(tokens) - n + 1):
+                run = tokens[i:i + n]
+                if run in owners:
+                    owners[run].add(path)
+    paths, texts = tuple(sorted(p for p, _ in docs)), {p: t for p, t in docs}
+    out = []
+    for limit in max_docs:
+        names = {v: tuple(sorted(ps)) for v, ps in owners.items() if len(ps) <= limit}
+        log.info("document catalog: %d documents, %d names (%d too broad)", len(docs), len(names),
+                 len(owners) - len(names))
+        out.append(DocumentCatalog(names, paths, texts, longest))
+    return out
 
 
 def detect_scope(question: str, catalog: DocumentCatalog, *, union: bool = False) -> list[str] | None:
@@ -120,9 +142,10 @@ def detect_scope(question: str, catalog: DocumentCatalog, *, union: bool = False
 
 def matched_names(question: str, catalog: DocumentCatalog) -> list[Variant]:
     """The catalog variants that occur in ``question`` as contiguous token runs, longest first."""
-    tokens = name_tokens(question)
-    found = [v for v in catalog.names if _contains(tokens, v)]
-    return sorted(found, key=lambda v: (-len(v), v))
+    tokens = tuple(name_tokens(question))
+    longest = catalog.longest or max((len(v) for v in catalog.names), default=0)
+    found = {tokens[i:i + n] for n in range(1, longest + 1) for i in range(len(tokens) - n + 1)}
+    return sorted((v for v in found if v in catalog.names), key=lambda v: (-len(v), v))
 
 
 def restrict(scope: Sequence[str], detected: Sequence[str] | None, allowed: Iterable[str]) -> list[str]:
@@ -142,11 +165,6 @@ def restrict(scope: Sequence[str], detected: Sequence[str] | None, allowed: Iter
     return narrowed or list(scope)
 
 
-def _contains(tokens: Sequence[str], run: Sequence[str]) -> bool:
-    n = len(run)
-    return n > 0 and any(tuple(tokens[i:i + n]) == tuple(run) for i in range(len(tokens) - n + 1))
-
-
 def _named_in_titles(question: str, catalog: DocumentCatalog, max_docs: int = MAX_DOCS_PER_NAME
                      ) -> list[str] | None:
     """Fallback of :func:`detect_scope` for documents whose title lines yield no variant (a title
@@ -157,10 +175,20 @@ def _named_in_titles(question: str, catalog: DocumentCatalog, max_docs: int = MA
     from core.query.text import normalise_numbers
 
     names = [t for t in extract_terms(question) if t.slot == "name" and len(t.text.split()) >= 2]
+    if not names:
+        return None
+    if not catalog.normalised and catalog.titles:  # once per catalog, not per question
+        catalog.normalised.update({p: normalise_numbers(t) for p, t in catalog.titles.items()})
+        catalog.normalised.update({f"\0lower:{p}": f"{t}\n{catalog.normalised[p]}".lower()
+                                   for p, t in catalog.titles.items()})
     hits: dict[str, int] = defaultdict(int)
-    for path, text in catalog.titles.items():
-        norm = normalise_numbers(text)
-        hits[path] = sum(t.found_in(norm, text) for t in names)
+    for term in names:  # a name matches 2+ of its words (all of a 2-word name): test those first
+        words = [w.lower() for w in re.findall(r"[^\W_]+", term.text)]
+        need = min(2, len(words))
+        for path, text in catalog.titles.items():
+            lower = catalog.normalised[f"\0lower:{path}"]
+            if sum(w in lower for w in words) >= need and term.found_in(catalog.normalised[path], text):
+                hits[path] += 1
     best = max(hits.values(), default=0)
     paths = sorted(p for p, n in hits.items() if n == best) if best else []
     if not paths or len(paths) > max_docs:
