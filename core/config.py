@@ -334,10 +334,10 @@ class IndexSettings(_Section):
     partitions (``ann_partition_rows`` rows each), and the search effort per query (``ann_nprobes``
     partitions probed, ``ann_ef`` HNSW candidates, ``ann_refine_factor``: that many × k candidates
     re-scored with the full vectors); how long old table versions are kept; how many rows the ANN (or
-full-text) index may miss before the optimize job re-indexes a table that has an ANN index
-(``optimize_min_unindexed_rows``: below it the optimize job skips the table; those rows are searched
-flat). Tuned by bench/scale.py at
-    1M chunks (docs/benchmarks.md); none of them is in the config fingerprint (no rebuild needed)."""
+    full-text) index may miss before the optimize job re-indexes a table that has an ANN index
+    (``optimize_min_unindexed_rows``: below it the job skips the table; those rows are searched flat).
+    Tuned by bench/scale.py at 1M chunks (docs/benchmarks.md); none of them is in the config
+    fingerprint (no rebuild needed)."""
 
     ann_min_rows: int = Field(50_000, ge=1)
     ann_partition_rows: int = Field(4096, ge=256)
