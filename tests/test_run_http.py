@@ -97,3 +97,33 @@ def test_mode_is_never_guessed() -> None:
     assert choose_mode(SlackSettings(), Secrets()).kind == "console"
     with pytest.raises(ConfigError, match="SLACK_APP_TOKEN"):
         choose_mode(SlackSettings(), bot_only)  # formerly: HTTP mode on port 3000, silently
+
+
+def test_a_retry_after_the_process_restarted_is_not_answered_again(tmp_path: Path) -> None:
+    """Issue 16 item 2 at process level: a signed event answered by ``policybot run --http-port``, the
+    process stopped and started again on the same data dir, the same event redelivered with
+    ``X-Slack-Retry-Num: 2`` → one answer in total (the event's claim lives in the data dir's store)."""
+    body = event_body("app_mention", text="<@U0FAKEBOT1> how long is parental leave for mothers?")
+    fresh = event_body("app_mention", text="<@U0FAKEBOT1> how long is parental leave for fathers?",
+                       ts="1718000500.000100")
+    with SlackStandIn() as slack:
+        root = policy_folder(tmp_path / "policies", {"hr/leave.md": LEAVE})
+        cfg = write_config(tmp_path, root, slack={"api_base_url": slack.base_url, "stream": False})
+        env = cli_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET)
+        for deliveries in ([(body, None)], [(body, 2), (fresh, None)]):
+            proc = CliProcess("--config", str(cfg), "run", "--http-port", str(free_port()), "--host",
+                              "127.0.0.1", env=env)
+            try:
+                url = proc.wait_for(r"serving Slack in HTTP mode at (http://\S+/slack/events)").group(1)
+                driver = EventsDriver(url, SECRET, slack)
+                for event, retry in deliveries:
+                    assert driver.send_event(event, retry_num=retry).status == 200
+                answered = {event["event"]["ts"] for event, retry in deliveries if retry is None}
+                assert slack.wait_for(lambda: answered <= {c.args.get("thread_ts") for c in
+                                                           slack.calls_to("chat.postMessage")}, timeout=120)
+                driver.close()
+                assert proc.stop(signal.SIGTERM, timeout=STOP_GRACE_S)[0] == 0
+            finally:
+                proc.kill()
+    threads = [c.args.get("thread_ts") for c in slack.calls_to("chat.postMessage")]
+    assert sorted(threads) == sorted([body["event"]["ts"], fresh["event"]["ts"]])
