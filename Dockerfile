@@ -39,9 +39,10 @@ VOLUME ["/app/policies", "/app/.policybot"]
 # HTTP mode listens here (policybot run --http-port 3000; publish it with -p 3000:3000).
 EXPOSE 3000
 
-# policybot health: in HTTP mode GET /readyz (or /healthz until the health endpoints exist) of the
-# running server; otherwise the watcher loop's heartbeat (watch.json, rewritten every second) must be
-# fresh, its process alive and the live index's tables on disk. Not just "status runs".
+# policybot health: with an HTTP port (HTTP mode, or run --health-port N) GET /readyz of the running
+# server; otherwise the watcher loop's heartbeat (the state/watch.json blob, rewritten every second) must
+# be fresh, its process alive and the live index readable. Not just "status runs". The scaled topology
+# (N replicas on an s3:// data dir behind a load balancer): docs/deploy.md, deploy/docker-compose.yml.
 HEALTHCHECK --interval=60s --timeout=20s --start-period=180s --retries=3 \
   CMD ["policybot", "health"]
 
