@@ -17,6 +17,9 @@ Unit relevance, each part in [0, 1] (absolute, so it means the same across quest
 ``relevance = Σ UNIT_WEIGHTS[f] · f`` (renormalised without ``similarity`` when there is no embedder),
 plus :data:`DEFINITION_BOOST` for the clause that defines the term of a definition question.
 
+A table row is checked for a typed value cell by cell, each number with its column header's unit
+(:func:`core.answer.table_cells.typed_row`: "Daily allowance (EUR)" over "45" is an amount).
+
 Selection (:func:`choose`): the answer leads with the best unit; for a question that needs a value
 (:mod:`core.answer.answer_type`) with the best unit that holds a value of that type (how far it
 trails the best unit is the ``lead_share`` signal, for the calibrated model to weigh), and with the
@@ -37,6 +40,7 @@ import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
 from core.answer.sentences import Unit, is_furniture, is_heading, split_units, unit_offset
+from core.answer.table_cells import identifier_in_table, typed_row
 from core.bm25 import bm25_scores, scaled
 from core.embedder import Embedder
 from core.llm.base import GenerationRequest
@@ -134,8 +138,9 @@ class EvidenceFinder:
                      "similarity": max(0.0, float(sims[i])) if sims is not None else 0.0,
                      "source": _source_score(request, u.source)}
             boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
+            typed = satisfies(typed_row(u.lead, u.text) if u.kind == "row" else texts[i], atype)
             out.append(ScoredUnit(u, _weighted(parts, sims is not None) + boost, parts["coverage"],
-                                  parts["similarity"], satisfies(texts[i], atype), covered))
+                                  parts["similarity"], typed, covered))
         return sorted(out, key=lambda s: -s.relevance)
 
     def _similarities(self, question: str, texts: Sequence[str]) -> np.ndarray | None:
@@ -262,10 +267,11 @@ def leg_agreement(request: GenerationRequest, top: int = 3) -> float:
 
 def missing_ids(request: GenerationRequest) -> tuple[str, ...]:
     """Plan/tier/option and clause identifiers of the question ("Plan D", "Section 4.2") that no
-    source contains."""
+    source contains, as written or as a table cell under its keyword's column ("Grade | …" / "A | …")."""
     texts = [(normalise_numbers(sc.chunk.text), sc.chunk.text) for sc in request.sources]
     return tuple(t.text for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)
-                 and not any(t.found_in(norm, raw) for norm, raw in texts))
+                 and not any(t.found_in(norm, raw) or identifier_in_table(t.text, raw)
+                             for norm, raw in texts))
 
 
 def unit_page(request: GenerationRequest, unit: Unit) -> int | None:
