@@ -38,7 +38,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --durations=25
 
 test: system-deps lint typecheck unit
 

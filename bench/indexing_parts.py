@@ -51,10 +51,13 @@ QUICK = Sizes(files_b=1_000, seed_chunks_c=10_000, pages_c=25, pages_d=100)
 
 
 class Timed:
-    """Wraps an embedder, adding up the seconds spent embedding and the texts embedded."""
+    """Wraps an embedder, adding up the seconds spent embedding and the texts embedded; ``received``
+    keeps the texts themselves (a chunk's indexed text: its context line and body), so the raw pass
+    embeds exactly what the pipeline embedded."""
 
     def __init__(self, inner: Embedder) -> None:
         self.inner, self.seconds, self.texts = inner, 0.0, 0
+        self.received: list[str] = []
         self.model_id, self.dimension, self.max_tokens = inner.model_id, inner.dimension, inner.max_tokens
         self.additive_tokens = getattr(inner, "additive_tokens", False)  # as Indexer.chunker reads it
 
@@ -66,10 +69,12 @@ class Timed:
         out = self.inner.embed(texts)
         self.seconds += time.perf_counter() - t0
         self.texts += len(texts)
+        self.received.extend(texts)
         return out
 
     def reset(self) -> None:
         self.seconds, self.texts = 0.0, 0
+        self.received = []
 
     def itself(self) -> Embedder:
         """An embedder factory returning this wrapper."""
@@ -116,15 +121,16 @@ def part_a(tmp: Path, sizes: Sizes, fake: bool) -> None:
     store = new_store(settings)
     with Indexer(settings, store, lambda: timed, isolate=True, share=share) as ix:
         s = ix.reconcile()
-    texts = [r["text"] for r in store.chunk_rows(columns=["text"])]
+    chunks = len(store.chunk_rows(columns=["chunk_id"]))
+    texts = list(timed.received)  # what the pipeline embedded (contextual chunks: context + body)
     raw = min(raw_seconds(timed.inner, texts) for _ in range(RAW_REPEATS))
     print(f"(a) 1-min load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"(a) cold corpus: {s.indexed} files indexed, {s.failed} failed, {s.pages} pages, "
-          f"{len(texts)} chunks in {s.seconds:.1f} s = {s.pages / s.seconds:.2f} pages/s, "
-          f"{len(texts) / s.seconds:.1f} chunks/s")
+          f"{chunks} chunks in {s.seconds:.1f} s = {s.pages / s.seconds:.2f} pages/s, "
+          f"{chunks / s.seconds:.1f} chunks/s")
     print(f"(a) embedding inside the pipeline {timed.seconds:.1f} s ({timed.texts} texts); raw embedding of "
-          f"the same {len(texts)} chunks {raw:.1f} s = {len(texts) / raw:.1f} chunks/s; "
-          f"pipeline/raw throughput ratio {raw / s.seconds:.2f} (goal >= 0.8)")
+          f"the same {len(texts)} texts {raw:.1f} s = {len(texts) / raw:.1f} texts/s; "
+          f"pipeline/raw throughput ratio {raw / s.seconds:.2f} (goal >= 0.85)")
 
 
 # ---- (b) no-op reconcile of many small files ------------------------------------------------
