@@ -186,7 +186,7 @@ class IndexerRole:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(30)
-        self._step_down()
+        self._step_down(lost=False)
         self.lease.release()
 
     def _run(self) -> None:
@@ -221,11 +221,15 @@ class IndexerRole:
         if self._on_change is not None:
             self._on_change(True)
 
-    def _step_down(self) -> None:
+    def _step_down(self, lost: bool = True) -> None:
+        """Stop what the leader runs; ``lost``: the lease was lost (WARNING), else a normal stop (INFO)."""
         service, self._service = self._service, None
         if service is None:
             return
-        log.warning("this process no longer leads the index: stopping the watcher and jobs")
+        if lost:
+            log.warning("this process no longer leads the index: stopping the watcher and jobs")
+        else:
+            log.info("stopping: the watcher and jobs stop and the index lease is released")
         service.stop()
         if self._on_change is not None:
             self._on_change(False)

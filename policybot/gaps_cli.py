@@ -75,9 +75,11 @@ def _search(app: App) -> tuple[Search | None, str]:
 def gaps(
     ctx: typer.Context,
     since: Annotated[str | None, typer.Option(
-        "--since", help="window before now: Nd, Nh or Nw (default gaps.since_days days)")] = None,
+        "--since", metavar="AGE",
+        help="window before now: Nd, Nh or Nw (default gaps.since_days days)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the report as one JSON object")] = False,
-    report: Annotated[Path | None, typer.Option("--report", help="write the report as markdown here")] = None,
+    report: Annotated[Path | None, typer.Option(
+        "--report", metavar="PATH", help="write the report as markdown here")] = None,
 ) -> None:
     """Questions the policies did not answer well (declined, low answerability, 👎, asked again),
     grouped by meaning, with the nearest documents and the 👎 reasons."""

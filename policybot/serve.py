@@ -20,6 +20,8 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -68,7 +70,8 @@ class ServeMode:
         kind: ``console`` (no Slack tokens), ``socket`` (Socket Mode) or ``http`` (HTTP mode).
         host, port: the HTTP mode listen address (``--host`` / ``slack.http_host``, ``--http-port`` /
             ``slack.http_port``).
-        health_port: in Socket Mode, serve the route table's non-Slack routes on this port (None: none).
+        health_port: in Socket Mode and the console chat, serve the route table's non-Slack routes on
+            this port (None: none).
     """
 
     kind: Kind
@@ -90,7 +93,7 @@ def choose_mode(slack: SlackSettings, secrets: Secrets, http_port: int | None = 
             which = "HTTP" if wants_http else "Socket"
             raise ConfigError(f"Slack {which} mode needs SLACK_BOT_TOKEN (xoxb-...); export it (see "
                               "docs/slack.md), or run without Slack for the console chat")
-        return ServeMode("console")
+        return ServeMode("console", host or slack.http_host, health_port=health_port)
     if wants_http:
         if not secrets.slack_signing_secret:
             raise ConfigError("Slack HTTP mode needs SLACK_SIGNING_SECRET (Basic Information → App "
@@ -183,6 +186,23 @@ def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | N
         if handler is not None:
             handler.close()
         for server in servers:
+            server.stop()
+
+
+@contextmanager
+def health_served(app: App, mode: ServeMode) -> Iterator[None]:
+    """Serve ``GET /metrics``, ``/livez`` and ``/readyz`` on ``mode.health_port`` while the block runs
+    (the console chat; the Slack modes do it in :func:`serve_slack`). Nothing when no port is set.
+
+    Raises:
+        ConfigError: the port cannot be bound.
+    """
+    port = mode.health_port
+    server = None if port is None else _listen(http_routes(app, None), mode.host, port)
+    try:
+        yield
+    finally:
+        if server is not None:
             server.stop()
 
 

@@ -111,9 +111,9 @@ def build_catalogs(titles: Iterable[tuple[str, str]], max_docs: Sequence[int]) -
     out = []
     for limit in max_docs:
         names = {v: tuple(sorted(ps)) for v, ps in owners.items() if len(ps) <= limit}
-        log.info("document catalog: %d documents, %d names (%d too broad)", len(docs), len(names),
-                 len(owners) - len(names))
         out.append(DocumentCatalog(names, paths, texts, longest))
+    log.info("document catalogs: %d documents, %s names of %d", len(docs),
+             "/".join(str(len(c.names)) for c in out), len(owners))
     return out
 
 

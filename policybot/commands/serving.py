@@ -56,8 +56,8 @@ def run(
         show_default=False)] = None,
     health_port: Annotated[int | None, typer.Option(
         "--health-port", metavar="N", min=0, max=65535,
-        help="Serve GET /metrics, /livez and /readyz on this port (Socket Mode; HTTP mode serves them on "
-             "--http-port too).", show_default=False)] = None,
+        help="Serve GET /metrics, /livez and /readyz on this port (Socket Mode and the console chat; HTTP "
+             "mode serves them on --http-port too).", show_default=False)] = None,
 ) -> None:
     """Reconcile and watch the policy folder, and serve Slack (or a console chat without Slack tokens).
 
@@ -81,8 +81,10 @@ def run(
             console.print("No Slack tokens (SLACK_BOT_TOKEN / SLACK_APP_TOKEN) set: opening a console "
                           f"chat on {escape(str(root))}.")
             from policybot.console import chat
+            from policybot.serve import health_served
 
-            chat(app.answers, console)
+            with health_served(app, mode):
+                chat(app.answers, console)
         else:
             serve_slack(app, mode, root)
     finally:
