@@ -28,8 +28,9 @@ system-deps:
 	  (apt-get update -qq && apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null) \
 	  || echo "note: tesseract/antiword not installed; scanned PDFs will be reported as needing OCR and .doc files as needing a converter"; }
 
+# ARGS is passed on: make run ARGS="--switch-root" | ARGS="--http-port 3000"
 run: $(STAMP) system-deps
-	$(BIN)/policybot run
+	$(BIN)/policybot run $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check core indexer bot policybot tests bench
