@@ -1,0 +1,68 @@
+"""Hostile input found by trying to break policybot: a warm-``ask`` socket that answers nonsense, a
+100 kB question, config values that are infinite or of the wrong shape, an include list that matches
+nothing, an unreadable subfolder, file names in two Unicode forms, ``inspect`` of a decomposed name or
+a folder.
+
+Fake embedder and real LanceDB in ``tmp_path``; the CLI through typer's CliRunner.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from core.config import Settings
+from core.errors import ConfigError
+from policybot.cli import cli
+from policybot.local_api import SOCKET_FILE, ask_running
+from tests.incremental_helpers import build, write_policy
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def _config(tmp_path: Path, root: Path, extra: str = "") -> Path:
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(f"embedding:\n  provider: fake\nrerank:\n  enabled: false\npolicies:\n  root: {root}\n"
+                   f"data_dir: {tmp_path / 'data'}\n{extra}")
+    return cfg
+
+
+# ---- warm ask: a socket that does not answer the protocol -----------------------------------------
+@pytest.fixture
+def bad_socket(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A Unix socket at the data dir's warm-ask address that reads the request and replies
+    ``request.param`` (bytes) then closes, as a process stopped mid-answer or a stranger would."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(tmp_path / SOCKET_FILE))
+    server.listen(4)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                conn.sendall(request.param)
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield tmp_path
+    server.close()
+
+
+@pytest.mark.parametrize("bad_socket", [b"", b"<html>busy</html>\n", b'{"ok": true}\n', b"[1, 2]\n"],
+                         indirect=True, ids=["closed", "not-json", "no-answer", "not-an-object"])
+def test_warm_ask_with_a_reply_outside_the_protocol_answers_here(bad_socket: Path) -> None:
+    assert ask_running(bad_socket, "How many days of leave?", ("**",)) is None
