@@ -66,3 +66,28 @@ def bad_socket(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]
                          indirect=True, ids=["closed", "not-json", "no-answer", "not-an-object"])
 def test_warm_ask_with_a_reply_outside_the_protocol_answers_here(bad_socket: Path) -> None:
     assert ask_running(bad_socket, "How many days of leave?", ("**",)) is None
+
+
+# ---- a 100 kB question -------------------------------------------------------------------------------
+def _within(seconds: float, fn: object, *args: object) -> object:
+    """``fn(*args)``, failing when it has not returned within ``seconds`` (a liveness bound)."""
+    result: list[object] = []
+    worker = threading.Thread(target=lambda: result.append(fn(*args)), daemon=True)  # type: ignore[operator]
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"still running after {seconds} s"
+    return result[0]
+
+
+def test_a_200_kb_message_without_sentence_ends_is_measured_promptly() -> None:
+    from core.notices import last_question
+
+    text = "how many days of leave do employees get " * 5000  # 200 kB, no '.', '?' or line break
+    assert _within(60, last_question, text, 1000) is None  # the old search took minutes (quadratic)
+
+
+def test_the_last_question_of_a_long_message_is_found_after_a_long_run() -> None:
+    from core.notices import last_question
+
+    text = "context " * 20_000 + ". Earlier question here? Then more. How long is parental leave?"
+    assert _within(60, last_question, text, 1000) == "How long is parental leave?"
