@@ -91,3 +91,33 @@ def test_the_last_question_of_a_long_message_is_found_after_a_long_run() -> None
 
     text = "context " * 20_000 + ". Earlier question here? Then more. How long is parental leave?"
     assert _within(60, last_question, text, 1000) == "How long is parental leave?"
+
+
+# ---- config values of the wrong kind ------------------------------------------------------------------
+@pytest.mark.parametrize(("yaml_text", "key"), [
+    ("extraction:\n  timeout_s: .inf\n", "extraction.timeout_s"),
+    ("slack:\n  answer_timeout_s: .inf\n", "slack.answer_timeout_s"),
+    ("watch:\n  poll_interval_s: 1e400\n", "watch.poll_interval_s"),
+    ("store:\n  read_consistency_s: .inf\n", "store.read_consistency_s"),
+])
+def test_an_infinite_number_is_a_config_error_naming_its_key(tmp_path: Path, yaml_text: str, key: str) -> None:
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(yaml_text)
+    code, _, err = _cli("--config", str(cfg), "status")
+    assert code == 2 and f"key '{key}'" in err and "finite" in err
+
+
+@pytest.mark.parametrize("include", ["[]", "['']", "['*.md', '  ']"])
+def test_an_include_list_that_matches_nothing_is_a_config_error(tmp_path: Path, include: str) -> None:
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(f"policies:\n  include: {include}\n")
+    code, _, err = _cli("--config", str(cfg), "status")
+    assert code == 2 and "policies.include" in err and "remove every indexed document" in err
+
+
+@pytest.mark.parametrize("value", ["[a, b]", "{x: 1}", "true"])
+def test_a_data_dir_that_is_not_text_is_a_config_error(tmp_path: Path, value: str) -> None:
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(f"data_dir: {value}\n")
+    code, _, err = _cli("--config", str(cfg), "status")
+    assert code == 2 and "key 'data_dir'" in err and "written as text" in err
