@@ -68,3 +68,12 @@ def symlink_problem(path: Path, real_root: Path) -> str | None:
         log.debug("skipping %s: its target %s is inside the policy root", path, target)
         return ""
     return None
+
+
+def unscanned(rel: str, problems: dict[str, str]) -> bool:
+    """Whether ``rel`` could not be looked at by :func:`scan`: it is one of ``problems`` or lies in a
+    folder that is (an unreadable folder; ``.``: the root itself). Such a document is not gone: its
+    rows stay and keep serving until the folder can be read again."""
+    if rel in problems or "." in problems:
+        return True
+    return any(rel.startswith(folder + "/") for folder in problems)

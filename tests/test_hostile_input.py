@@ -13,7 +13,7 @@ import socket
 import threading
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -121,3 +121,28 @@ def test_a_data_dir_that_is_not_text_is_a_config_error(tmp_path: Path, value: st
     cfg.write_text(f"data_dir: {value}\n")
     code, _, err = _cli("--config", str(cfg), "status")
     assert code == 2 and "key 'data_dir'" in err and "written as text" in err
+
+
+# ---- an unreadable subfolder ----------------------------------------------------------------------------
+def test_documents_in_a_folder_that_became_unreadable_stay_indexed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "leave.md", range(3), "Leave")
+    write_policy(root / "private" / "salary.md", range(5, 8), "Salary")
+    indexer, store, _ = build(tmp_path, root)
+    indexer.reconcile()
+    real_walk = os.walk
+
+    def walk(top: Path, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+        for dirpath, dirnames, filenames in real_walk(top):  # tests run as root: chmod cannot deny
+            if Path(dirpath).name == "private":
+                onerror(PermissionError(13, "Permission denied", dirpath))
+                continue
+            yield dirpath, dirnames, filenames
+
+    monkeypatch.setattr("indexer.walk.os.walk", walk)
+    write_policy(root / "new.md", range(20, 22), "New")  # something else changed: no environmental abort
+    summary = indexer.reconcile()
+    docs = store.documents()
+    assert summary.removed == 0 and docs["private/salary.md"].status == "indexed"
+    assert docs["private"].error == "cannot read the folder (Permission denied)"
