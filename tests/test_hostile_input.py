@@ -8,10 +8,10 @@ Fake embedder and real LanceDB in ``tmp_path``; the CLI through typer's CliRunne
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
-import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,8 +19,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from core.config import Settings
-from core.errors import ConfigError
 from policybot.cli import cli
 from policybot.local_api import SOCKET_FILE, ask_running
 from tests.incremental_helpers import build, write_policy
@@ -100,7 +98,8 @@ def test_the_last_question_of_a_long_message_is_found_after_a_long_run() -> None
     ("watch:\n  poll_interval_s: 1e400\n", "watch.poll_interval_s"),
     ("store:\n  read_consistency_s: .inf\n", "store.read_consistency_s"),
 ])
-def test_an_infinite_number_is_a_config_error_naming_its_key(tmp_path: Path, yaml_text: str, key: str) -> None:
+def test_an_infinite_number_is_a_config_error_naming_its_key(tmp_path: Path, yaml_text: str,
+                                                             key: str) -> None:
     cfg = tmp_path / "config.yaml"
     cfg.write_text(yaml_text)
     code, _, err = _cli("--config", str(cfg), "status")
@@ -146,3 +145,42 @@ def test_documents_in_a_folder_that_became_unreadable_stay_indexed(
     docs = store.documents()
     assert summary.removed == 0 and docs["private/salary.md"].status == "indexed"
     assert docs["private"].error == "cannot read the folder (Permission denied)"
+
+
+# ---- names in two Unicode forms, inspect ------------------------------------------------------------------
+def _nfd(name: str) -> str:
+    return unicodedata.normalize("NFD", name)
+
+
+def test_two_files_whose_names_differ_only_in_unicode_form_are_recorded_failed(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "leave.md", range(3), "Leave")
+    write_policy(root / unicodedata.normalize("NFC", "résumé.md"), range(5, 7), "One")
+    write_policy(root / _nfd("résumé.md"), range(8, 10), "Other")
+    indexer, store, _ = build(tmp_path, root)
+    summary = indexer.reconcile()
+    assert (summary.indexed, summary.failed) == (1, 1)
+    assert "same name written with other Unicode characters" in store.documents()["résumé.md"].error
+
+
+def test_inspect_finds_a_decomposed_file_name_by_the_name_status_shows(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / _nfd("café.md"), range(3), "Cafe")
+    cfg = str(_config(tmp_path, root))
+    code, out, err = _cli("--config", cfg, "inspect", unicodedata.normalize("NFC", "café.md"), "--json")
+    assert code == 0, err
+    assert json.loads(out)["file"] == "café.md"
+
+
+def test_inspect_of_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "hr" / "leave.md", range(3), "Leave")
+    code, _, err = _cli("--config", str(_config(tmp_path, root)), "inspect", "hr")
+    assert code == 2 and "hr: is a folder" in err
+
+
+def test_inspect_page_zero_is_a_usage_error(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "leave.md", range(3), "Leave")
+    code, _, err = _cli("--config", str(_config(tmp_path, root)), "inspect", "leave.md", "--page", "0")
+    assert code == 2 and "--page" in err

@@ -19,7 +19,8 @@ def register(cli: typer.Typer) -> None:
 def inspect_command(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="Policy file (a path, or one relative to policies.root).")],
-    page: Annotated[int | None, typer.Option("--page", help="Only what covers this page (PDF).")] = None,
+    page: Annotated[int | None, typer.Option(
+        "--page", min=1, help="Only what covers this page (PDF).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the inspection as one JSON object.")] = False,
 ) -> None:
     """Show what the index holds for FILE: blocks and chunks (page, section, kind) and its report."""
