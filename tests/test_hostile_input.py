@@ -184,3 +184,11 @@ def test_inspect_page_zero_is_a_usage_error(tmp_path: Path) -> None:
     write_policy(root / "leave.md", range(3), "Leave")
     code, _, err = _cli("--config", str(_config(tmp_path, root)), "inspect", "leave.md", "--page", "0")
     assert code == 2 and "--page" in err
+
+
+def test_an_unknown_tokenizer_is_a_one_line_error(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "leave.md", range(3), "Leave")
+    cfg = _config(tmp_path, root, "chunking:\n  tokenizer: no-such-encoding\n")
+    code, _, err = _cli("--config", str(cfg), "index")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "chunking.tokenizer" in err
