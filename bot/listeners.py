@@ -10,6 +10,7 @@ handler (:func:`register`) gives a question whose middleware failed its one repl
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -163,6 +164,11 @@ class Listeners:
         self.bot.work.submit(self.bot.commands, str(command.get("text") or ""), str(command.get("user_id")),
                              str(command.get("channel_id")))
 
+    def on_other_event(self, event: dict[str, Any]) -> None:
+        """Any other event type (subscribed in the app settings but not used): acknowledged with 200 so
+        Slack neither retries it nor counts it as a failed delivery."""
+        log.debug("event %s not used; acknowledged", event.get("type"))
+
     def on_error(self, error: Exception, body: dict[str, Any], context: BoltContext) -> BoltResponse | None:
         """Bolt's global error handler: log, and give a failed question its one reply."""
         log.error("Slack request failed in bolt: %s", error, exc_info=error)
@@ -182,4 +188,18 @@ def register(app: App, bot: Bot) -> None:
     app.command("/policy")(on.on_command)
     app.action(FEEDBACK_ACTION)(on.on_feedback)
     app.view(REASON_CALLBACK)(on.on_reason)
+    app.event(re.compile(".*"))(on.on_other_event)  # last: only events no listener above takes
+    app.use(acknowledge_rate_limited)
     app.error(on.on_error)
+
+
+def acknowledge_rate_limited(body: dict[str, Any], next: Callable[[], None]) -> BoltResponse | None:  # noqa: A002
+    """Middleware: Slack's ``app_rate_limited`` notice (sent to the request URL when the app gets more than
+    30,000 events an hour from a workspace; https://docs.slack.dev/apis/events-api/#rate-limiting) is
+    logged and acknowledged with 200 (bolt has no listener for it: a 404)."""
+    if body.get("type") != "app_rate_limited":
+        next()
+        return None
+    log.warning("Slack rate-limited event deliveries to this app (team %s, minute %s): events of that "
+                "minute were not delivered", body.get("team_id"), body.get("minute_rate_limited"))
+    return BoltResponse(status=200, body="")

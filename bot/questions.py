@@ -87,6 +87,8 @@ def classify_message(event: dict[str, Any], bot_user_id: str | None) -> Verdict:
         return "ignore"
     if not event.get("user") or not str(event.get("text") or "").strip():
         return "ignore"
+    if not event.get("channel") or not event.get("ts"):  # nowhere to answer (not a real Slack message)
+        return "ignore"
     text = str(event.get("text") or "")
     if mentions(text, bot_user_id) or (is_dm(event) and subtype != "thread_broadcast"):
         return "answer"

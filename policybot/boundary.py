@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from core.errors import PolicybotError, ServiceUnreachableError, StoreError
+from core.errors import ConfigError, PolicybotError, ServiceUnreachableError, StoreError
 
 
 def describe(exc: BaseException, data_dir: Path | str | None = None) -> str | None:
@@ -106,6 +106,43 @@ def reaching(service: str, url: str, key: str) -> Iterator[None]:
         check = next((c for k, c in _CHECKS.items() if k in cause), "check the network")
         raise ServiceUnreachableError(
             f"cannot reach {service} at {url}: {cause}; {check}, and {key}") from None
+
+
+@contextmanager
+def accepted_by_slack(token_env: str, url: str) -> Iterator[None]:
+    """Turn Slack refusing a token inside the block (``auth.test``, ``apps.connections.open`` answering
+    ``ok: false``: ``invalid_auth``, ``token_revoked``, ...) into a :class:`ConfigError` naming the
+    environment variable ``token_env``, Slack's error code and ``url`` (``slack.api_base_url``).
+
+    Example: ``with accepted_by_slack("SLACK_BOT_TOKEN", settings.slack.api_base_url): build_app(...)``
+    """
+    try:
+        yield
+    except PolicybotError:
+        raise
+    except Exception as exc:
+        code = slack_error_code(exc)
+        if code is None:
+            raise
+        raise ConfigError(f"Slack at {url} refused {token_env} ({code}); export this app's token "
+                          f"({_TOKEN_KIND.get(token_env, 'token')}) from its Slack app settings, or check "
+                          "slack.api_base_url") from None
+
+
+_TOKEN_KIND = {"SLACK_BOT_TOKEN": "Bot User OAuth Token, xoxb-...",
+               "SLACK_APP_TOKEN": "App-Level Token with connections:write, xapp-..."}
+
+
+def slack_error_code(exc: BaseException) -> str | None:
+    """Slack's error code (``invalid_auth``) of the first ``slack_sdk`` ``SlackApiError`` in ``exc``'s
+    chain (Bolt wraps its ``auth.test`` failure in a ``BoltError``), or None when there is none."""
+    from slack_sdk.errors import SlackApiError
+
+    for e in _chain(exc):
+        if isinstance(e, SlackApiError):
+            response = e.response
+            return str(response.get("error") or f"HTTP {response.status_code}")
+    return None
 
 
 # ---- files -------------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from core.store import Store, sql_str
 from core.types import Block, ExtractedDocument
 from indexer.extract import extract_file, relative_posix
 from indexer.jobs import sha256_file
+from indexer.names import disk_path, nfc
 
 BLOCK_KEYS = ("page", "page_end", "section", "kind", "text")
 CHUNK_KEYS = ("ordinal", "page", "page_end", "section", "kind", "kinds", "text")
@@ -46,17 +47,22 @@ CHUNK_KEYS = ("ordinal", "page", "page_end", "section", "kind", "kinds", "text")
 
 def resolve(settings: Settings, file: str) -> Path:
     """The file named by ``file``: as given (absolute or from the working directory), else relative
-    to ``policies.root``.
+    to ``policies.root`` (also as ``status`` lists it: in Unicode NFC, where the name on disk may be
+    decomposed, :func:`indexer.names.disk_path`).
 
     Raises:
-        PolicybotError: no such file.
+        PolicybotError: no such file, or a folder.
     """
     given = Path(file)
-    for candidate in (given, settings.policies.root / given):
+    root = settings.policies.root
+    candidates = (given, root / given, disk_path(root, nfc(file)))  # as status lists it (NFC)
+    for candidate in candidates:
         if candidate.is_file():
             return Path(os.path.abspath(candidate))
+    if any(c.is_dir() for c in candidates):
+        raise PolicybotError(f"{file}: is a folder; pass one policy file in it (policybot status lists them)")
     raise PolicybotError(f"{file}: no such file (looked in the working directory and in "
-                         f"{settings.policies.root}); pass the policy file's path")
+                         f"{root}); pass the policy file's path")
 
 
 def inspect_file(settings: Settings, store: Store | None, file: str,

@@ -69,12 +69,27 @@ def ask_running(runtime_dir: Path, question: str, scope: Sequence[str]) -> dict[
     except OSError as exc:  # not running any more, or it went away mid-answer: answer here
         log.info("no warm answer from %s (%s); loading the models here", path, exc)
         return None
-    data = json.loads(reply)
+    data = _parse_reply(reply)
+    if data is None:  # it stopped mid-answer (SIGTERM) or is not a policybot process: answer here
+        log.info("no warm answer from %s (no complete reply); loading the models here", path)
+        return None
     log.info("answered by the running policybot process on %s", path)
     if not data.get("ok"):
         raise PolicybotError(str(data.get("error") or "the running policybot process could not answer"))
     answer: dict[str, Any] = data["answer"]
     return answer
+
+
+def _parse_reply(reply: bytes) -> dict[str, Any] | None:
+    """The reply object when ``reply`` is one of the protocol's (module docstring), else None: empty
+    (the process closed the connection without answering), not JSON, or without its keys."""
+    try:
+        data = json.loads(reply)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or (data.get("ok") and not isinstance(data.get("answer"), dict)):
+        return None
+    return data
 
 
 def _read_line(sock: socket.socket) -> bytes:

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Literal
 
 from core.config import Secrets, SlackSettings
 from core.errors import ConfigError
-from policybot.boundary import reaching
+from policybot.boundary import accepted_by_slack, reaching
 
 if TYPE_CHECKING:
     from slack_bolt import App as BoltApp
 
-    from bot.runner import HttpServer, Route
+    from bot.runner import HttpServer, Route, SocketModeHandler
     from policybot.factory import App
 
 log = logging.getLogger(__name__)
@@ -113,6 +113,7 @@ def build_bolt(app: App, root: Path) -> BoltApp:
 
     Raises:
         ServiceUnreachableError: Slack's Web API cannot be reached (DNS, refused, TLS, timeout).
+        ConfigError: Slack refused ``SLACK_BOT_TOKEN`` (``auth.test``).
     """
     from bot.app import build_app, make_client
     from bot.home_admin import admin_section
@@ -122,7 +123,8 @@ def build_bolt(app: App, root: Path) -> BoltApp:
     cache = app.answer_cache if app.settings.cache.enabled else None
     admin = admin_section(app.settings.slack.admins, lambda: _status(app), lambda: load_latest(app.blobs))
     client = make_client(app.settings, app.secrets, on_error=app.metrics.slack_api_error)
-    with reaching("Slack", app.settings.slack.api_base_url, "slack.api_base_url"):
+    url = app.settings.slack.api_base_url
+    with reaching("Slack", url, "slack.api_base_url"), accepted_by_slack("SLACK_BOT_TOKEN", url):
         try:
             bolt = build_app(app.settings, app.secrets, app.answers_cached, app.answer_log, blobs=app.blobs,
                              status=lambda: _status_text(app), client=client,
@@ -154,10 +156,9 @@ def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | N
     """Serve Slack in ``mode`` until ``stop`` is set or the main thread is interrupted (blocks).
 
     Raises:
-        ServiceUnreachableError: Slack cannot be reached; OSError: the HTTP port cannot be bound.
+        ServiceUnreachableError: Slack cannot be reached. ConfigError: Slack refused a token, or the
+            HTTP port cannot be bound.
     """
-    from bot.runner import SocketModeHandler
-
     bolt = build_bolt(app, root)
     servers: list[HttpServer] = []
     handler: SocketModeHandler | None = None
@@ -175,10 +176,7 @@ def serve_slack(app: App, mode: ServeMode, root: Path, stop: threading.Event | N
                 servers.append(_listen(http_routes(app, None), mode.host, mode.health_port))
                 write_serve_info(app.runtime_dir, {"mode": "http", "host": mode.host,
                                                    "port": servers[0].port})
-            assert app.secrets.slack_app_token is not None
-            handler = SocketModeHandler(bolt, app.secrets.slack_app_token, web_client=bolt.client)
-            with reaching("Slack Socket Mode", app.settings.slack.api_base_url, "slack.api_base_url"):
-                handler.connect()
+            handler = _connect_socket_mode(app, bolt)
             print("connected to Slack in Socket Mode (Ctrl-C to stop)", flush=True)
         (stop or threading.Event()).wait()
     finally:
@@ -204,6 +202,22 @@ def health_served(app: App, mode: ServeMode) -> Iterator[None]:
     finally:
         if server is not None:
             server.stop()
+
+
+def _connect_socket_mode(app: App, bolt: BoltApp) -> SocketModeHandler:
+    """Open the Socket Mode connection with ``SLACK_APP_TOKEN``.
+
+    Raises:
+        ServiceUnreachableError: Slack cannot be reached. ConfigError: Slack refused the app token.
+    """
+    from bot.runner import SocketModeHandler
+
+    assert app.secrets.slack_app_token is not None
+    handler = SocketModeHandler(bolt, app.secrets.slack_app_token, web_client=bolt.client)
+    url = app.settings.slack.api_base_url
+    with reaching("Slack Socket Mode", url, "slack.api_base_url"), accepted_by_slack("SLACK_APP_TOKEN", url):
+        handler.connect()
+    return handler
 
 
 def _listen(routes: list[Route], host: str, port: int) -> HttpServer:

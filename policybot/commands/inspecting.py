@@ -20,7 +20,7 @@ def inspect_command(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="Policy file (a path, or one relative to policies.root).")],
     page: Annotated[int | None, typer.Option(
-        "--page", metavar="N", help="Only what covers this page (PDF).")] = None,
+        "--page", metavar="N", min=1, help="Only what covers this page (PDF).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the inspection as one JSON object.")] = False,
 ) -> None:
     """Show what the index holds for FILE: blocks and chunks (page, section, kind) and its report."""
