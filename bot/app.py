@@ -1,7 +1,8 @@
 """Build the slack-bolt app from its collaborators (no globals; the composition root builds them once).
 
 ``build_app(settings, secrets, service, answer_log, blobs=..., ...)`` returns a bolt
-:class:`~slack_bolt.App` whose middleware deduplicates and gates questions (:mod:`bot.middleware`) and
+:class:`~slack_bolt.App` whose middleware deduplicates and gates questions and serves only members of
+the installing organisation, on every surface (:mod:`bot.middleware`, :mod:`bot.membership`), and
 whose listeners ack at once and answer in the background, always with exactly one reply
 (:mod:`bot.boundary`). The Web API base URL comes from ``slack.api_base_url`` so the whole process can
 run against a local Slack; outgoing 429s are retried by slack_sdk's ``RateLimitErrorRetryHandler`` (it
@@ -35,6 +36,7 @@ from bot.guards import Dedupe, RateLimiter
 from bot.history import History
 from bot.home import WELCOME_EVERY_S, Home, HomeSection, Topics
 from bot.listeners import Bot, register
+from bot.membership import Members, lookup_client
 from bot.middleware import SLOW_DOWN, Gate, RecentThreads
 from bot.questions import Question
 from bot.responder import Responder
@@ -161,9 +163,13 @@ def build_app(
     bot.commands = Commands(settings, bot.responder, _allowed(bot, settings), status=status,
                             reindex=reindex, cache=cache)
     s = settings.slack
+
+    def notify(q: Question, text: str) -> None:
+        work.submit(bot.ephemeral, q, text)
+
     Gate(settings, answer_log, bot.dedupe, RateLimiter(s.user_rate_per_minute),
-         RateLimiter(s.channel_rate_per_minute), notify=lambda q, text: work.submit(bot.ephemeral, q, text),
-         recent=bot.recent).install(app)
+         RateLimiter(s.channel_rate_per_minute), notify=notify,
+         members=Members(s.allowed_teams, lookup_client(client), notify), recent=bot.recent).install(app)
     register(app, bot)
     return app
 

@@ -23,9 +23,8 @@ from bot.feedback import REASON_CALLBACK, Feedback
 from bot.guards import Dedupe
 from bot.home import Home
 from bot.inbound import decode
-from bot.membership import OUTSIDE_NOTICE, resolve
-from bot.middleware import QUESTION, THREAD, RecentThreads
-from bot.questions import Question, classify_message, deleted_ts, question_of, thread_of
+from bot.middleware import RecentThreads
+from bot.questions import QUESTION, THREAD, Question, classify_message, deleted_ts, question_of, thread_of
 from bot.render import FEEDBACK_ACTION, render_notice
 from bot.reply import Reply, ReplyClosed
 from bot.responder import Responder
@@ -66,9 +65,6 @@ class Bot:
         try:
             if q.kind == "empty":
                 reply.say(HINT)
-            elif q.org != "member" and not (q.org == "unknown" and resolve(self.client, q.user, q.home)):
-                log.info("question %s/%s from outside the organisation: notice only", q.channel, q.ts)
-                self.ephemeral(q, OUTSIDE_NOTICE)
             else:
                 self.responder.answer(q, reply, bot_user_id=bot_user_id)
                 self.recent.add(q.channel, q.thread_ts)

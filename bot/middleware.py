@@ -1,4 +1,5 @@
-"""Bolt middleware (``app.use``): dedupe, the question gate and rate limits, before any listener.
+"""Bolt middleware (``app.use``): dedupe, the question gate, membership and rate limits, before any
+listener.
 
 Every request passes, in order:
 
@@ -10,7 +11,10 @@ Every request passes, in order:
    (``mention_only`` channels excepted); each message is claimed once by ``(channel, ts)`` (a channel
    mention arrives as both event types); acknowledgements and content-free thread replies are not
    questions. A message in a thread the bot answered is marked to be stored (thread context).
-3. :meth:`Gate.limits` — per-user and per-channel rate limits; over the limit the asker gets a polite
+3. :meth:`bot.membership.Members.check` — Slack Connect: a request of any kind (question, reaction,
+   App Home, ``/policy``, button, modal, shortcut) from a person outside the installing organisation
+   stops here, with a one-line notice where a reply is expected.
+4. :meth:`Gate.limits` — per-user and per-channel rate limits; over the limit the asker gets a polite
    ephemeral note and the question is dropped.
 
 Results go to the listener through the Bolt context: :data:`QUESTION` and :data:`THREAD`.
@@ -22,23 +26,19 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from slack_bolt import App, BoltContext, BoltResponse
 
 from bot.guards import Dedupe, RateLimiter
-from bot.membership import home_ids, membership
-from bot.questions import Org, Question, classify_message, mention_only, question_of, thread_of
+from bot.membership import Members
+from bot.questions import QUESTION, THREAD, Question, classify_message, mention_only, question_of, thread_of
 from core.answer_log import AnswerLog
 from core.config import Settings
 
 log = logging.getLogger(__name__)
 
-QUESTION = "policybot_question"
-"""Context key: the :class:`Question` to answer, or None."""
-THREAD = "policybot_thread"
-"""Context key: ``(channel, thread_ts)`` when the message belongs to a thread the bot answered."""
 CLAIMED_EVENTS = {"app_mention", "reaction_added", "reaction_removed"}
 SLOW_DOWN = ("You're asking faster than I can keep up ({limit} questions a minute). "
              "Please try again in a minute.")
@@ -69,7 +69,8 @@ class RecentThreads:
 
 @dataclass
 class Gate:
-    """The middleware; ``notify(q, text)`` tells the asker something ephemeral (in the background)."""
+    """The middleware; ``notify(q, text)`` tells the asker something ephemeral (in the background);
+    ``members`` is the membership check (Slack Connect)."""
 
     settings: Settings
     answer_log: AnswerLog
@@ -77,12 +78,14 @@ class Gate:
     user_limit: RateLimiter
     channel_limit: RateLimiter
     notify: Notify
+    members: Members
     recent: RecentThreads = field(default_factory=RecentThreads)
 
     def install(self, app: App) -> None:
-        """Register the three middleware functions in order."""
+        """Register the middleware functions in order (module doc)."""
         app.use(self.dedupe_events)
         app.use(self.inbound)
+        app.use(self.members.check)
         app.use(self.limits)
 
     def dedupe_events(self, body: dict[str, Any], context: BoltContext,
@@ -127,8 +130,7 @@ class Gate:
         if q.kind == "ack" or (q.kind == "empty" and q.in_thread):
             log.info("message %s/%s is not a question (%s); no answer", q.channel, q.ts, q.kind)
             return
-        allowed = self.settings.slack.allowed_teams
-        context[QUESTION] = _with_org(q, membership(body, event, allowed), home_ids(body, allowed))
+        context[QUESTION] = q
 
     def _known(self, channel: str, thread_ts: str) -> bool:
         try:
@@ -143,7 +145,7 @@ class Gate:
     def limits(self, context: BoltContext, next: Callable[[], None]) -> None:  # noqa: A002
         """Drop a question over the per-user or per-channel limit (the asker is told)."""
         q: Question | None = context.get(QUESTION)
-        if q is not None and q.org == "member" and q.kind == "question":
+        if q is not None and q.kind == "question":
             s = self.settings.slack
             limit = None
             if not self.user_limit.allow(q.user):
@@ -155,7 +157,3 @@ class Gate:
                 context[QUESTION] = None
                 self.notify(q, SLOW_DOWN.format(limit=limit))
         next()
-
-
-def _with_org(q: Question, org: Org, home: frozenset[str]) -> Question:
-    return replace(q, org=org, home=tuple(sorted(home)))

@@ -20,8 +20,10 @@ from core.config import SlackSettings
 ANSWERED_SUBTYPES = {None, "file_share", "thread_broadcast"}
 
 Verdict = Literal["answer", "followup", "ignore"]
-Org = Literal["member", "outside", "unknown"]
-"""Whether the asker belongs to the installing organisation (see :mod:`bot.membership`)."""
+QUESTION = "policybot_question"
+"""Bolt context key (set by :mod:`bot.middleware`): the :class:`Question` to answer, or None."""
+THREAD = "policybot_thread"
+"""Bolt context key: ``(channel, thread_ts)`` when the message belongs to a thread the bot answered."""
 
 
 @dataclass(frozen=True)
@@ -30,8 +32,8 @@ class Question:
 
     ``thread_ts`` is the thread the answer goes to (the message's own ts when it starts a thread);
     ``team`` the asker's team id when the event carries it; ``kind`` what :func:`message_kind` made of
-    the text; ``org`` whether the asker is a member of the installing organisation, ``home`` that
-    organisation's team/enterprise ids (to finish an ``unknown`` check).
+    the text. Only questions from members of the installing organisation are answered
+    (:mod:`bot.membership`).
     """
 
     channel: str
@@ -43,8 +45,6 @@ class Question:
     is_dm: bool = False
     in_thread: bool = False
     kind: Kind = "question"
-    org: Org = "member"
-    home: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str]:

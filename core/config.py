@@ -241,8 +241,8 @@ class SlackSettings(_Section):
 
     ``answer_timeout_s``: a question still unanswered after this many seconds (counted from its
     arrival) gets one "giving up" reply with an error id instead of a late answer. ``allowed_teams``:
-    team (``T…``) or enterprise (``E…``) ids whose members may get policy content in shared (Slack
-    Connect) channels, besides the installing organisation. ``replies_top_up``: read
+    team (``T…``) or enterprise (``E…``) ids whose members may use the bot (Slack Connect: every
+    surface, bot/membership.py), besides the installing organisation. ``replies_top_up``: read
     ``conversations.replies`` (best effort, once per thread) for messages posted in a thread before
     the bot took part in it; the thread's later messages come from events and need no API call.
     """
