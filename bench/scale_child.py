@@ -2,7 +2,9 @@
 
     python bench/scale_child.py serve|recall DATA_DIR CORPUS QUERIES_JSON
 
-Prints one JSON line last.
+Every figure is printed as one JSON line (with the 1-minute load average) as soon as it is measured,
+flushed, so a run stopped half way still leaves what it measured; the last line is all figures as one
+JSON object.
 """
 
 from __future__ import annotations
@@ -12,118 +14,211 @@ import os
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.scale import GRID, pct, rss_mb, settings_for  # noqa: E402
+from bench.scale import grid, pct, rss_mb, settings_for  # noqa: E402
+
+K = 20
+"""recall@K of the Done-when (issue 13): the vector leg's top 20 against exact search."""
 
 
+def emit(out: dict[str, object], key: str, value: object) -> None:
+    """Record ``key`` in ``out`` and print it at once with the current 1-minute load average."""
+    out[key] = value
+    print(json.dumps({key: value, "load1": round(os.getloadavg()[0], 1)}), flush=True)
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """``(fn(), milliseconds)``."""
+    t0 = time.perf_counter()
+    result = fn()
+    return result, (time.perf_counter() - t0) * 1e3
+
+
+def p50_p95(values: list[float]) -> dict[str, float]:
+    """Nearest-rank p50 and p95 of ``values`` (ms), rounded to 0.1."""
+    return {"p50_ms": round(pct(values, .5), 1), "p95_ms": round(pct(values, .95), 1)}
+
+
+# ---- serve ------------------------------------------------------------------------------------------
 def serve(data_dir: str, corpus: Path, questions: list[str]) -> dict[str, object]:
-    """Retrieval p50/p95 through the shipped path, a 50-chunk file replaced until searchable, optimize,
-    RSS."""
+    """The serving process: the shipped retrieval path over ``questions`` (p50/p95 of the whole path
+    and of its stages), each leg alone, RSS, a 50-chunk file replaced until searchable, optimize."""
     from core.retrieval import HybridRetriever
     from core.scoping import DocumentScoper
     from policybot.factory import App
 
-    settings = settings_for(data_dir, corpus)
-    app = App(settings)  # type: ignore[arg-type]
+    out: dict[str, object] = {}
+    t0 = time.perf_counter()
+    app = App(settings_for(data_dir, corpus))  # type: ignore[arg-type]
     s = app.settings
     # document scoping (as shipped) builds its name catalog once, on the first (warm-up) question;
     # SCALE_SCOPER=0 measures retrieval without it
     scoper = DocumentScoper(app.store) if os.environ.get("SCALE_SCOPER", "1") == "1" else None
     retriever = HybridRetriever(app.store, app.embedder, s.retrieval, reranker=app.reranker, rerank=s.rerank,
                                 scoper=scoper)
-    for q in questions[:5]:  # warm-up: model load, index caches
+    emit(out, "chunks", app.store.count_chunks())
+    for q in questions[:5]:  # warm-up: model load, index caches, the scoping catalog
         retriever.retrieve(q)
-    stages: dict[str, list[float]] = {"embed": [], "retrieve": [], "rerank": [], "all": []}
-    for q in questions:
-        t0 = time.perf_counter()
-        t = retriever.retrieve(q).timings_ms
-        stages["all"].append((time.perf_counter() - t0) * 1e3)
-        for k in ("embed", "retrieve", "rerank"):
-            stages[k].append(t[k])
-    out: dict[str, object] = {f"{k}_p50_ms": round(pct(v, .5), 1) for k, v in stages.items()}
-    out |= {f"{k}_p95_ms": round(pct(v, .95), 1) for k, v in stages.items()}
-    out["rss_mb"], out["rss_peak_mb"] = (round(x) for x in rss_mb())
-    out |= replace_one_file(app)
-    out["chunks"] = app.store.count_chunks()
-    print(json.dumps(out), flush=True)  # before optimize, which can take as long as an index build
-    t0 = time.perf_counter()
-    app.store.optimize()
-    out["optimize_s"] = round(time.perf_counter() - t0, 1)
+    emit(out, "open_and_warmup_s", round(time.perf_counter() - t0, 1))
+    emit(out, "ann", {"nprobes": s.index.ann_nprobes, "ef": s.index.ann_ef,
+                      "refine_factor": s.index.ann_refine_factor, "candidates": s.retrieval.candidates})
+    retrieval_stages(out, retriever, questions)
+    legs(out, app, questions)
+    current, peak = rss_mb()
+    emit(out, "rss_mb", {"current": round(current), "peak": round(peak)})
+    replace_one_file(out, app)
+    stats, ms = timed(app.store.optimize)
+    emit(out, "optimize", {"seconds": round(ms / 1e3, 1), "reindexed": stats.get("reindexed")})
     return out
 
 
-def replace_one_file(app: object) -> dict[str, object]:
-    """Replace the chunks of one 50-chunk file with new text; seconds until both legs find it."""
+def retrieval_stages(out: dict[str, object], retriever: Any, questions: list[str]) -> None:
+    """p50/p95 of ``retrieve`` (embed + both legs + fusion + offline rerank) and of each stage."""
+    stages: dict[str, list[float]] = {"embed": [], "retrieve": [], "rerank": [], "all": []}
+    for i, q in enumerate(questions, 1):
+        result, ms = timed(lambda q=q: retriever.retrieve(q))
+        stages["all"].append(ms)
+        for k in ("embed", "retrieve", "rerank"):
+            stages[k].append(result.timings_ms[k])
+        if i % 50 == 0:
+            print(json.dumps({"progress": f"{i}/{len(questions)} questions",
+                              "all_p95_ms_so_far": round(pct(stages["all"], .95), 1)}), flush=True)
+    names = {"all": "retrieval_full", "retrieve": "retrieval_hybrid_legs_fusion", "embed": "embed",
+             "rerank": "rerank"}
+    for key, name in names.items():
+        emit(out, name, p50_p95(stages[key]))
+
+
+def legs(out: dict[str, object], app: Any, questions: list[str]) -> None:
+    """Each leg alone as the retriever calls it (``retrieval.candidates`` rows, shipped ANN settings):
+    the vector leg over pre-embedded questions, the BM25 leg over their keywords."""
+    from core.text import tokenize
+
+    store, n = app.store, app.settings.retrieval.candidates
+    vectors = app.embedder.embed(questions)
+    vec = [timed(lambda v=v: store.vector_search(v, n))[1] for v in vectors]
+    emit(out, "vector_leg", p50_p95(vec))
+    kw = [timed(lambda q=q: store.keyword_search(" ".join(tokenize(q)), n))[1] for q in questions]
+    emit(out, "keyword_leg", p50_p95(kw))
+
+
+def replace_one_file(out: dict[str, object], app: Any) -> None:
+    """Replace the chunks of one 50-chunk file with new text (``Store.replace_chunks``, as the indexer
+    does) and poll until both legs find the new text and the old chunks are gone: seconds from the
+    start of the commit (and, separately, the embedding of the 50 new chunks)."""
     from bench.scale_data import file_of
     from core.types import Chunk
 
-    store, embedder = app.store, app.embedder  # type: ignore[attr-defined]
+    store, embedder = app.store, app.embedder
     path = file_of(123 * 50)
     marker = f"zq{uuid.uuid4().hex[:10]}"
     texts = [f"{marker} revised clause {i}: the reimbursement limit for item {i} is {100 + i} euros per "
              f"claim, subject to prior approval by the line manager." for i in range(50)]
-    t0 = time.perf_counter()
-    vectors = embedder.embed(texts)
-    embed_s = time.perf_counter() - t0
-    chunks = [Chunk(chunk_id=f"{path}#r{i}", path=path, text=t, page=i // 3 + 1, page_end=i // 3 + 1,
+    vectors, embed_ms = timed(lambda: embedder.embed(texts))
+    chunks = [Chunk(chunk_id=f"{path}#{marker}-{i}", path=path, text=t, page=i // 3 + 1, page_end=i // 3 + 1,
                     section="Revised", ordinal=i, text_hash=uuid.uuid4().hex) for i, t in enumerate(texts)]
     t0 = time.perf_counter()
-    store.replace_chunks(path, chunks, vectors)
+    replace_chunks(out, store, path, chunks, vectors)
     commit_s = time.perf_counter() - t0
-    while True:
-        kw = [c.path for c, _ in store.keyword_search(marker, 5)]
-        vec = [c.chunk_id for c, _ in store.vector_search(vectors[7], 5)]
-        if path in kw and chunks[7].chunk_id in vec:
-            break
+    while not _searchable(store, path, marker, chunks[7].chunk_id, vectors[7]):
         if time.perf_counter() - t0 > 120:
             raise SystemExit("the replaced file never became searchable")
     searchable_s = time.perf_counter() - t0
-    left = store.chunk_counts()[path]
-    return {"replace_embed_s": round(embed_s, 2), "replace_commit_s": round(commit_s, 2),
-            "replace_searchable_s": round(searchable_s, 2), "replaced_file_chunks": left}
+    emit(out, "replace_50_chunks", {
+        "commit_s": round(commit_s, 2), "searchable_s": round(searchable_s, 2),
+        "embed_s": round(embed_ms / 1e3, 2), "with_embedding_s": round(searchable_s + embed_ms / 1e3, 2),
+        "file_chunks_after": store.chunk_counts()[path]})
 
 
+def replace_chunks(out: dict[str, object], store: Any, path: str, chunks: list[Any],
+                   vectors: np.ndarray) -> None:
+    """``Store.replace_chunks``; on a table written before the current chunk schema (the 1M dataset was
+    built before schema versions 6–7 added ``context``/``indexed_text``/``page_breaks``, and a real
+    index would be shadow-rebuilt), the same single merge_insert commit with the rows cut to the
+    table's columns."""
+    import pyarrow as pa
+
+    from core.store import _chunk_row
+    from core.store_schema import chunks_schema, path_filter
+
+    tbl = store._chunks()
+    schema = chunks_schema(int(vectors.shape[1]))
+    if set(tbl.schema.names) >= set(schema.names):
+        store.replace_chunks(path, chunks, vectors)
+        return
+    emit(out, "note", "table predates the current chunk schema: replacement cut to the table's columns")
+    rows = [_chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]
+    data = pa.Table.from_pylist(rows, schema=schema).select(tbl.schema.names).cast(tbl.schema)
+    (tbl.merge_insert("chunk_id").when_matched_update_all().when_not_matched_insert_all()
+     .when_not_matched_by_source_delete(path_filter([path])).execute(data))
+
+
+def _searchable(store: Any, path: str, marker: str, chunk_id: str, vector: np.ndarray) -> bool:
+    kw = [c.chunk_id for c, _ in store.keyword_search(marker, 60)]
+    vec = [c.chunk_id for c, _ in store.vector_search(vector, 5)]
+    return chunk_id in vec and len(kw) == 50 and all(marker in c for c in kw)
+
+
+# ---- recall -----------------------------------------------------------------------------------------
 def recall(data_dir: str, corpus: Path, questions: list[str]) -> dict[str, object]:
-    """recall@20 and p50/p95 of the vector leg for each GRID setting, against exact numpy search."""
+    """recall@20 of the vector leg against exact search (numpy over every stored vector): first with
+    the shipped ``index.ann_*`` settings through ``Store.vector_search``, then for each sweep setting;
+    with the vector search's p50/p95 for each."""
     from core.embedder import make_embedder
     from core.store import Store
 
     settings = settings_for(data_dir, corpus)
-    store = Store(data_dir)
+    out: dict[str, object] = {"queries": len(questions)}
+    store = Store(data_dir, settings.keyword, settings.index)  # type: ignore[attr-defined]
+    qv = make_embedder(settings.embedding).embed(questions)  # type: ignore[attr-defined]
+    exact, ms = timed(lambda: exact_top(store, qv))
+    emit(out, "exact_search_all_queries_s", round(ms / 1e3, 1))
+    ix = settings.index  # type: ignore[attr-defined]
+    shipped = sweep_point(lambda q: [c.chunk_id for c, _ in store.vector_search(q, K)], qv, exact)
+    emit(out, "shipped", {"nprobes": ix.ann_nprobes, "ef": ix.ann_ef, "refine_factor": ix.ann_refine_factor,
+                          **shipped})
     tbl = store._chunks()
-    data = tbl.search().select(["chunk_id", "vector"]).limit(None).to_arrow()
+    flat = [timed(lambda q=q: tbl.search(q.tolist()).distance_type("cosine").bypass_vector_index()
+                  .limit(K).to_list())[1] for q in qv[:3]]
+    emit(out, "flat_ms", round(float(np.mean(flat))))
+    for nprobes, ef, refine in grid():
+        def search(q: np.ndarray, nprobes: int = nprobes, ef: int = ef, refine: int = refine) -> list[str]:
+            rows = (tbl.search(q.tolist()).distance_type("cosine").limit(K).nprobes(nprobes).ef(ef)
+                    .refine_factor(refine).select(["chunk_id"]).to_list())
+            return [r["chunk_id"] for r in rows]
+        emit(out, f"np{nprobes}_ef{ef}_rf{refine}", sweep_point(search, qv, exact))
+    return out
+
+
+def exact_top(store: Any, qv: np.ndarray) -> list[set[str]]:
+    """The exact top-K chunk ids per question (cosine = dot product: every stored vector is unit length)."""
+    data = store._chunks().search().select(["chunk_id", "vector"]).limit(None).to_arrow()
     ids = np.asarray(data.column("chunk_id").to_pylist())
     dim = data.schema.field("vector").type.list_size
     matrix = data.column("vector").combine_chunks().flatten().to_numpy().reshape(-1, dim)
-    qv = make_embedder(settings.embedding).embed(questions)  # type: ignore[attr-defined]
-    exact = [set(ids[np.argpartition(-(matrix @ q), 20)[:20]]) for q in qv]
-    del matrix
-    out: dict[str, object] = {"queries": len(questions)}
-    t0 = time.perf_counter()
-    for q in qv[:3]:
-        tbl.search(q.tolist()).distance_type("cosine").bypass_vector_index().limit(20).to_list()
-    out["flat_ms"] = round((time.perf_counter() - t0) / 3 * 1e3)
-    for nprobes, ef, refine in GRID:
-        lat, hits = [], 0
-        for q, truth in zip(qv, exact, strict=True):
-            t0 = time.perf_counter()
-            rows = (tbl.search(q.tolist()).distance_type("cosine").limit(20).nprobes(nprobes).ef(ef)
-                    .refine_factor(refine).select(["chunk_id"]).to_list())
-            lat.append((time.perf_counter() - t0) * 1e3)
-            hits += len({r["chunk_id"] for r in rows} & truth)
-        out[f"np{nprobes}_ef{ef}_rf{refine}"] = {
-            "recall20": round(hits / (20 * len(qv)), 3), "p50_ms": round(pct(lat, .5), 1),
-            "p95_ms": round(pct(lat, .95), 1)}
-    return out
+    return [set(ids[np.argpartition(-(matrix @ q), K)[:K]]) for q in qv]
+
+
+def sweep_point(search: Callable[[np.ndarray], list[str]], qv: np.ndarray,
+                exact: list[set[str]]) -> dict[str, float]:
+    """recall@K and p50/p95 (ms) of ``search`` over the questions."""
+    lat, hits = [], 0
+    for q, truth in zip(qv, exact, strict=True):
+        found, ms = timed(lambda q=q: search(q))
+        lat.append(ms)
+        hits += len(set(found) & truth)
+    return {"recall20": round(hits / (K * len(qv)), 3), **p50_p95(lat)}
 
 
 if __name__ == "__main__":
     kind, data_dir, corpus, qfile = sys.argv[1:5]
     qs = json.loads(Path(qfile).read_text())
     result = (serve if kind == "serve" else recall)(data_dir, Path(corpus), qs)
-    print(json.dumps(result))
+    print(json.dumps(result), flush=True)

@@ -353,8 +353,8 @@ class IndexSettings(_Section):
 
     ann_min_rows: int = Field(50_000, ge=1)
     ann_partition_rows: int = Field(4096, ge=256)
-    ann_nprobes: int = Field(20, ge=1)
-    ann_ef: int = Field(320, ge=10)
+    ann_nprobes: int = Field(40, ge=1)
+    ann_ef: int = Field(160, ge=10)
     ann_refine_factor: int = Field(2, ge=1)
     optimize_min_unindexed_rows: int = Field(5000, ge=0)
     cleanup_older_than_s: float = Field(600.0, ge=0)
