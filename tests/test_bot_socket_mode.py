@@ -10,6 +10,7 @@ import pytest
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 
 from bot.app import build_app
+from bot.membership import OUTSIDE_NOTICE
 from bot.work import BackgroundWork
 from core.answer_log import AnswerLog
 from core.blobs import LocalBlobStore
@@ -67,3 +68,19 @@ def test_socket_mode_retry_envelope_is_answered_once(
     assert work.drain(60)
     (post,) = slack.calls_to("chat.postMessage")
     assert post.args["thread_ts"] == "1718000000.000100"
+
+
+def test_socket_mode_outside_slash_command_is_acked_with_the_notice(socket_env: Env) -> None:
+    ws, work, slack = socket_env
+    slack.state.user_teams["U0EXTUSER9"] = "T0OTHERORG"
+    frame = load_fixture("socket_mode/frames.json")["events_api_envelope"]  # envelope keys; payload below
+    frame.update(envelope_id="0000-slash-outside", type="slash_commands", accepts_response_payload=True,
+                 payload={"token": "fake-verification-token", "team_id": "T0FAKETEAM",
+                          "channel_id": "C0FAKEPOL1", "user_id": "U0EXTUSER9", "command": "/policy",
+                          "text": "parental leave?", "api_app_id": "A0FAKEAPP1",
+                          "trigger_id": "0000000000.1111111111.fake"})
+    frame.pop("retry_attempt", None)
+    frame.pop("retry_reason", None)
+    ws.send(frame)
+    ack = ws.wait_ack("0000-slash-outside", timeout=10)
+    assert ack is not None and ack[1]["payload"]["text"] == OUTSIDE_NOTICE
