@@ -50,8 +50,10 @@ LOOKUP_TTL_S = 600.0
 """How long a ``users.info`` verdict is reused (membership changes rarely; users.info is a Tier 4
 method, https://docs.slack.dev/reference/methods/users.info)."""
 LOOKUP_CACHE_SIZE = 10_000
-LOOKUP_TIMEOUT_S = 3.0
-"""The lookup runs before the ack: a slow Slack counts as outside rather than a late ack."""
+LOOKUP_TIMEOUT_S = 2
+"""Seconds; the lookup runs before the ack, which Slack wants within 3 s
+(https://docs.slack.dev/interactivity/implementing-slash-commands): a slow Slack counts as outside rather
+than a late ack."""
 EVENT_SURFACES: dict[str, Surface] = {
     "message": "message", "app_mention": "message", "reaction_added": "reaction",
     "reaction_removed": "reaction", "app_home_opened": "home"}
@@ -192,4 +194,4 @@ class Members:
 def lookup_client(client: WebClient) -> WebClient:
     """A client like ``client`` (token, base URL) with a :data:`LOOKUP_TIMEOUT_S` timeout and no
     rate-limit retries: the lookup runs before the request is acknowledged."""
-    return WebClient(token=client.token, base_url=client.base_url, timeout=int(LOOKUP_TIMEOUT_S))
+    return WebClient(token=client.token, base_url=client.base_url, timeout=LOOKUP_TIMEOUT_S)
