@@ -9,7 +9,8 @@ under the current config fingerprint). Loads no embedding model.
 
 JSON shape (stable; new keys may be added, none renamed)::
 
-    {"file": relative path, "path": absolute path, "indexed": bool, "status": "indexed"|"failed"|null,
+    {"file": path relative to "root", "path": absolute path, "root": the policy folder used,
+     "indexed": bool, "status": "indexed"|"failed"|null,
      "error": str, "current": bool|null, "page": N|null,
      "report": {"ocr_pages", "needs_ocr_pages", "tables", "notes", "form_fields", "not_read",
                 "hidden_removed", "furniture_lines", "encoding", "partial"} | null,
@@ -21,6 +22,11 @@ JSON shape (stable; new keys may be added, none renamed)::
 ``kind`` is that of its first block after any heading (``kinds`` lists them all; null for chunks
 indexed before kinds were recorded). ``report`` is the indexed one, or the fresh extraction's when
 the file is not indexed. ``--page N`` keeps the blocks and chunks on page N (PDF).
+
+``root`` is the folder the index holds (``policy_root`` of ``status --json``: the last reconcile's,
+which may differ from ``policies.root`` when the config now names another folder), or
+``policies.root`` when nothing was indexed yet; ``file`` is relative to it, and a relative FILE that is
+not found from the working directory is looked up in it first, then in ``policies.root``.
 """
 
 from __future__ import annotations
@@ -45,24 +51,33 @@ BLOCK_KEYS = ("page", "page_end", "section", "kind", "text")
 CHUNK_KEYS = ("ordinal", "page", "page_end", "section", "kind", "kinds", "text")
 
 
-def resolve(settings: Settings, file: str) -> Path:
+def index_root(settings: Settings, store: Store | None) -> Path:
+    """The policy folder the index holds (recorded by the last reconcile), else ``policies.root``;
+    absolute."""
+    recorded = store.state().root if store is not None else ""
+    return Path(recorded) if recorded else settings.policies.root.resolve()
+
+
+def resolve(settings: Settings, file: str, root: Path | None = None) -> Path:
     """The file named by ``file``: as given (absolute or from the working directory), else relative
-    to ``policies.root`` (also as ``status`` lists it: in Unicode NFC, where the name on disk may be
-    decomposed, :func:`indexer.names.disk_path`).
+    to ``root`` (the index's folder, :func:`index_root`), else relative to ``policies.root`` (in each
+    folder also as ``status`` lists it: in Unicode NFC, where the name on disk may be decomposed,
+    :func:`indexer.names.disk_path`).
 
     Raises:
         PolicybotError: no such file, or a folder.
     """
     given = Path(file)
-    root = settings.policies.root
-    candidates = (given, root / given, disk_path(root, nfc(file)))  # as status lists it (NFC)
+    folders = list(dict.fromkeys(f for f in (root, settings.policies.root) if f is not None))
+    candidates = (given, *(c for folder in folders  # as status lists it (NFC)
+                           for c in (folder / given, disk_path(folder, nfc(file)))))
     for candidate in candidates:
         if candidate.is_file():
             return Path(os.path.abspath(candidate))
     if any(c.is_dir() for c in candidates):
         raise PolicybotError(f"{file}: is a folder; pass one policy file in it (policybot status lists them)")
     raise PolicybotError(f"{file}: no such file (looked in the working directory and in "
-                         f"{root}); pass the policy file's path")
+                         f"{' and '.join(str(f) for f in folders)}); pass the policy file's path")
 
 
 def inspect_file(settings: Settings, store: Store | None, file: str,
@@ -72,8 +87,8 @@ def inspect_file(settings: Settings, store: Store | None, file: str,
     Raises:
         PolicybotError: no such file.
     """
-    path = resolve(settings, file)
-    root = settings.policies.root.resolve()
+    root = index_root(settings, store)
+    path = resolve(settings, file, root)
     rel = relative_posix(path, root)
     rec = store.documents().get(rel) if store is not None else None
     doc, error = _extract(path, root, settings)
@@ -88,7 +103,8 @@ def inspect_file(settings: Settings, store: Store | None, file: str,
         chunks = [c for c in chunks if _on_page(c, page)]
     current = None if rec is None else (rec.sha256 == sha256_file(path)
                                         and rec.fingerprint == config_fingerprint(settings))
-    return {"file": rel, "path": str(path), "indexed": rec is not None and rec.status == "indexed",
+    return {"file": rel, "path": str(path), "root": str(root),
+            "indexed": rec is not None and rec.status == "indexed",
             "status": rec.status if rec is not None else None, "error": rec.error if rec is not None else "",
             "current": current, "page": page, "report": report, "blocks": blocks, "chunks": chunks,
             "extraction_error": error}

@@ -22,8 +22,8 @@ from policybot.status import collect
 CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
 REPORT_KEYS = {"ocr_pages", "needs_ocr_pages", "tables", "notes", "form_fields", "not_read",
                "hidden_removed", "furniture_lines", "encoding", "partial"}
-TOP_KEYS = {"file", "path", "indexed", "status", "error", "current", "page", "report", "blocks", "chunks",
-            "extraction_error"}
+TOP_KEYS = {"file", "path", "root", "indexed", "status", "error", "current", "page", "report", "blocks",
+            "chunks", "extraction_error"}
 
 
 def _setup(tmp_path: Path, files: dict[str, Path]) -> Path:
@@ -90,6 +90,35 @@ def test_inspect_text_output_names_kinds_and_sections(tmp_path: Path) -> None:
     assert done.exit_code == 0
     assert "policy.md · indexed (current)" in done.stdout
     assert "hidden_removed=2" in done.stdout and "text · Travel Policy > Per diem" in done.stdout
+
+
+def _moved_config(tmp_path: Path) -> tuple[Path, Path]:
+    """An index of ``policies/`` (one Markdown file), then a config naming another folder ``other/``
+    that holds a different file under the same name: (that config, the indexed folder)."""
+    cfg = _setup(tmp_path, {"hr/policy.md": CASES / "md-html-comments" / "travel_policy.md"})
+    _run(cfg, "index", "--json")
+    other = tmp_path / "other"
+    (other / "hr").mkdir(parents=True)
+    (other / "hr" / "policy.md").write_text("# Other\n\nNot the indexed file.\n", encoding="utf-8")
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace(str(tmp_path / "policies"), str(other)),
+                   encoding="utf-8")
+    status = _run(cfg, "status", "--json")
+    assert (status["policy_root"], status["configured_root"]) == (str(tmp_path / "policies"), str(other))
+    return cfg, tmp_path / "policies"
+
+
+def test_inspect_by_absolute_path_uses_the_index_root_when_config_names_another(tmp_path: Path) -> None:
+    cfg, indexed = _moved_config(tmp_path)
+    data = _run(cfg, "inspect", str(indexed / "hr" / "policy.md"), "--json")
+    assert (data["file"], data["indexed"], data["current"]) == ("hr/policy.md", True, True)
+    assert data["chunks"] and data["root"] == str(indexed)
+
+
+def test_inspect_relative_path_resolves_in_the_index_root_not_the_configured_one(tmp_path: Path) -> None:
+    cfg, indexed = _moved_config(tmp_path)
+    data = _run(cfg, "inspect", "hr/policy.md", "--json")
+    assert (data["path"], data["indexed"]) == (str(indexed / "hr" / "policy.md"), True)
+    assert all("Not the indexed file" not in b["text"] for b in data["blocks"])  # type: ignore[union-attr]
 
 
 def test_inspect_of_a_missing_file_is_a_user_error(tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ def register(cli: typer.Typer) -> None:
 
 def inspect_command(
     ctx: typer.Context,
-    file: Annotated[str, typer.Argument(help="Policy file (a path, or one relative to policies.root).")],
+    file: Annotated[str, typer.Argument(
+        help="Policy file (a path, or one relative to the indexed policy folder).")],
     page: Annotated[int | None, typer.Option(
         "--page", metavar="N", min=1, help="Only what covers this page (PDF).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the inspection as one JSON object.")] = False,
