@@ -29,6 +29,10 @@ from indexer.extract.ocr import FakeOcr
 
 W = nsdecls("w", "r")
 MC = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
+DRAWING = ('xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+           'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+           'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+           'xmlns:v="urn:schemas-microsoft-com:vml"')
 
 
 def text_of(doc: ExtractedDocument) -> str:
@@ -36,10 +40,25 @@ def text_of(doc: ExtractedDocument) -> str:
 
 
 # ---- DOCX ---------------------------------------------------------------------------------------
-DOCX_BODY = f"""<w:body {W} {MC}>
+TEXT_BOX = """<w:txbxContent><w:p><w:r><w:t xml:space="preserve">Text box: shuttle leaves at 7:40.</w:t></w:r>
+  <w:r><w:rPr><w:vanish/></w:rPr><w:t>HIDDEN-IN-BOX-31</w:t></w:r></w:p></w:txbxContent>"""
+DOCX_BODY = f"""<w:body {W} {MC} {DRAWING}>
   <w:sdt><w:sdtPr><w:alias w:val="Cover"/></w:sdtPr><w:sdtContent>
     <w:p><w:r><w:t>Block control: the plan starts on 1 March 2026.</w:t></w:r></w:p>
   </w:sdtContent></w:sdt>
+  <w:p><w:r><w:t xml:space="preserve">Deadline: </w:t></w:r>
+    <w:sdt><w:sdtPr><w:alias w:val="Date"/></w:sdtPr><w:sdtContent>
+      <w:r><w:t>15 April</w:t></w:r></w:sdtContent></w:sdt>
+    <w:r><w:t xml:space="preserve"> each year.</w:t></w:r>
+    <w:r><w:endnoteReference w:id="3"/></w:r></w:p>
+  <w:p><w:r><w:t xml:space="preserve">Anchor paragraph.</w:t></w:r>
+    <w:r><mc:AlternateContent>
+      <mc:Choice Requires="wps"><w:drawing><wp:anchor><wp:extent cx="1" cy="1"/>
+        <a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">
+          <wps:wsp><wps:txbx>{TEXT_BOX}</wps:txbx></wps:wsp>
+        </a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>
+      <mc:Fallback><w:pict><v:shape><v:textbox>{TEXT_BOX}</v:textbox></v:shape></w:pict></mc:Fallback>
+    </mc:AlternateContent></w:r></w:p>
   <w:p><w:r><w:t xml:space="preserve">Office days: 2</w:t><w:noBreakHyphen/><w:t>3 per week, reim</w:t>
     <w:softHyphen/><w:t xml:space="preserve">bursed monthly.</w:t><w:tab/><w:t>Tabbed</w:t>
     <w:br/>
@@ -80,6 +99,11 @@ FOOTNOTES = f"""<w:footnotes {W}>
   <w:footnote w:id="2"><w:p><w:r><w:footnoteRef/></w:r>
     <w:r><w:t xml:space="preserve"> Note text: claims within 90 days.</w:t></w:r>
   </w:p></w:footnote></w:footnotes>"""
+ENDNOTES = f"""<w:endnotes {W}>
+  <w:endnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:endnote>
+  <w:endnote w:id="3"><w:p><w:r><w:endnoteRef/></w:r>
+    <w:r><w:t xml:space="preserve"> Endnote text: late claims are refused.</w:t></w:r>
+  </w:p></w:endnote></w:endnotes>"""
 COMMENTS = f"""<w:comments {W}><w:comment w:id="0" w:author="a"><w:p><w:r><w:t>COMMENT-SECRET-77</w:t></w:r>
   </w:p></w:comment></w:comments>"""
 ALT_HTML = b"<html><head><title>TITLE-HIDDEN</title></head><body><p>Imported HTML: parking costs EUR 5.</p>" \
@@ -103,33 +127,63 @@ def build_docx(path: Path) -> None:
         body.append(child)
     wml = "application/vnd.openxmlformats-officedocument.wordprocessingml"
     _add_part(doc, "/word/footnotes.xml", f"{wml}.footnotes+xml", FOOTNOTES.encode(), RT.FOOTNOTES)
+    _add_part(doc, "/word/endnotes.xml", f"{wml}.endnotes+xml", ENDNOTES.encode(), RT.ENDNOTES)
     _add_part(doc, "/word/comments.xml", f"{wml}.comments+xml", COMMENTS.encode(), RT.COMMENTS)
     _add_part(doc, "/word/afchunk.html", "text/html", ALT_HTML, RT.A_F_CHUNK, "rIdAlt")
-    doc.sections[0].header.paragraphs[0].text = "Header line once"
+    section = doc.sections[0]
+    section.different_first_page_header_footer = True  # the same text on the first page: indexed once
+    for header in (section.header, section.first_page_header):
+        header.paragraphs[0].text = "Header line once"
+    section.footer.paragraphs[0].text = "Footer line once"
     doc.save(str(path))
 
 
-DOCX_VISIBLE = ["Block control: the plan starts on 1 March 2026.",
+# Headers and footers are what every printed page of the policy shows (issue 14 item 1: "headers/footers
+# once"), so their text is indexed, once per distinct text, unlike PDF page furniture that is removed.
+DOCX_VISIBLE = ["Block control: the plan starts on 1 March 2026.", "Deadline: 15 April each year.",
+                "Endnote 1: Endnote text: late claims are refused.", "Anchor paragraph.",
+                "Text box: shuttle leaves at 7:40.", "Footer line once",
                 "Office days: 2-3 per week, reimbursed monthly.",
                 "Tabbed", "After a break.", "38 °C, approved ✓", "Cap: EUR 750 a year.",
                 "Visible start commented words end.", "Footnote 1: Note text: claims within 90 days.",
                 "| Grade A | Row control 41 |", "| Grade A | Merged 43 |", "Inserted 66.",
                 "Imported HTML: parking costs EUR 5.", "Header line once"]
-DOCX_HIDDEN = ["HIDDEN-DRAFT-9999", "COMMENT-SECRET-77", "Secret_Code", "MERGEFIELD", "DELETED-OLD-55",
+DOCX_HIDDEN = ["HIDDEN-DRAFT-9999", "HIDDEN-IN-BOX-31", "COMMENT-SECRET-77", "Secret_Code", "MERGEFIELD",
+               "DELETED-OLD-55",
                "TITLE-HIDDEN", "HTML-COMMENT-HIDDEN", "\u00ad"]
 
 
-def test_docx_every_visible_string_in_no_hidden_one(tmp_path: Path) -> None:
+def _docx(tmp_path: Path) -> ExtractedDocument:
     build_docx(tmp_path / "policy.docx")
-    doc = extract_file(tmp_path / "policy.docx", tmp_path, Settings())
+    return extract_file(tmp_path / "policy.docx", tmp_path, Settings())
+
+
+def test_docx_every_visible_string_in_no_hidden_one(tmp_path: Path) -> None:
+    doc = _docx(tmp_path)
     text = text_of(doc)
     missing = [s for s in DOCX_VISIBLE if s not in text]
     leaked = [s for s in DOCX_HIDDEN if s in text]
     assert not missing and not leaked, (missing, leaked, text)
-    assert text.count("Header line once") == 1
-    assert [b.kind for b in doc.blocks if "Note text" in b.text] == ["note"]
-    assert doc.report.notes == 1 and doc.report.tables == 1 and doc.report.hidden_removed == 2
+    assert doc.report.tables == 1 and doc.report.hidden_removed == 3
     assert not doc.report.partial
+
+
+def test_docx_text_box_control_header_and_footer_are_read_once(tmp_path: Path) -> None:
+    text = text_of(_docx(tmp_path))
+    counts = {s: text.count(s) for s in ("Text box: shuttle", "15 April", "Header line once",
+                                         "Footer line once")}
+    assert set(counts.values()) == {1}, counts
+
+
+def test_docx_footnotes_and_endnotes_follow_their_paragraph_as_notes(tmp_path: Path) -> None:
+    doc = _docx(tmp_path)
+    texts = [(b.kind, b.text) for b in doc.blocks]
+    for anchor, note in (("Deadline: 15 April each year.",
+                          "Endnote 1: Endnote text: late claims are refused."),
+                         ("Visible start commented words end.",
+                          "Footnote 1: Note text: claims within 90 days.")):
+        assert texts[texts.index(("text", anchor)) + 1] == ("note", note)
+    assert doc.report.notes == 2
 
 
 def test_docx_altchunk_in_rtf_is_reported_not_read(tmp_path: Path) -> None:
