@@ -196,6 +196,27 @@ def test_docx_altchunk_in_rtf_is_reported_not_read(tmp_path: Path) -> None:
     assert report.not_read == ["altChunk part1.rtf (application/rtf)"] and report.partial
 
 
+def test_docx_hidden_paragraph_style_hides_text_in_cells_and_headers_too(tmp_path: Path) -> None:
+    from docx.enum.style import WD_STYLE_TYPE
+
+    doc = Document()
+    hidden = doc.styles.add_style("DraftNote", WD_STYLE_TYPE.PARAGRAPH)
+    hidden.font.hidden = True
+    doc.add_paragraph("Body visible.")
+    doc.add_paragraph("HIDDEN-BODY-1", style=hidden)
+    table = doc.add_table(rows=2, cols=2)
+    for cell, text in zip(table._cells, ("Grade", "Rate", "A", "EUR 41"), strict=True):
+        cell.text = text
+    table.cell(1, 1).add_paragraph("HIDDEN-CELL-2", style=hidden)
+    doc.sections[0].header.paragraphs[0].text = "Header visible"
+    doc.sections[0].header.add_paragraph("HIDDEN-HEADER-3", style=hidden)
+    doc.save(str(tmp_path / "styled.docx"))
+    extracted = extract_file(tmp_path / "styled.docx", tmp_path, Settings())
+    text = text_of(extracted)
+    assert "| A | EUR 41 |" in text and "Header visible" in text
+    assert [h for h in ("HIDDEN-BODY-1", "HIDDEN-CELL-2", "HIDDEN-HEADER-3") if h in text] == []
+
+
 # ---- PDF ----------------------------------------------------------------------------------------
 class _Policy(FPDF):
     """Pages with a running header and a footer whose page number changes."""

@@ -79,10 +79,11 @@ class TextState:
 
 def paragraph_text(p: Any, state: TextState | None = None, para_hidden: bool = False) -> str:
     """Text of one ``w:p`` element as Word shows it (see module doc); text boxes anchored in it are
-    left to :func:`textbox_paragraphs`. ``para_hidden``: the paragraph's style hides its runs."""
+    left to :func:`textbox_paragraphs`. ``para_hidden``: the paragraph's style hides its runs (also
+    found here from its ``w:pStyle``, so paragraphs in cells, headers, notes and text boxes obey it)."""
     state = state if state is not None else TextState()
     out: list[str] = []
-    _collect(p, out, state, para_hidden)
+    _collect(p, out, state, para_hidden or style_hides(p, state))
     state.fields = [f for f in state.fields if f]  # a field code never runs on past its paragraph
     return "".join(out)
 
@@ -144,6 +145,12 @@ def _field_char(fld: Any, state: TextState) -> None:
         state.fields[-1] = True
     elif kind == "end" and state.fields:
         state.fields.pop()
+
+
+def style_hides(p: Any, state: TextState) -> bool:
+    """Whether the paragraph style named in ``w:p`` element ``p``'s ``w:pStyle`` hides its text."""
+    style = p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}")
+    return style is not None and style.get(W_VAL) in state.hidden_styles
 
 
 def _hidden(run: Any, state: TextState, para_hidden: bool) -> bool:
