@@ -217,6 +217,20 @@ def test_docx_hidden_paragraph_style_hides_text_in_cells_and_headers_too(tmp_pat
     assert [h for h in ("HIDDEN-BODY-1", "HIDDEN-CELL-2", "HIDDEN-HEADER-3") if h in text] == []
 
 
+def test_docx_note_referenced_in_a_one_cell_layout_table_is_indexed_once(tmp_path: Path) -> None:
+    doc = Document()
+    doc.element.body.insert(0, parse_xml(
+        f"<w:tbl {W}><w:tblGrid><w:gridCol/></w:tblGrid><w:tr><w:tc><w:p><w:r><w:t>Callout: see note.</w:t>"
+        '</w:r><w:r><w:footnoteReference w:id="2"/></w:r></w:p></w:tc></w:tr></w:tbl>'))
+    wml = "application/vnd.openxmlformats-officedocument.wordprocessingml"
+    _add_part(doc, "/word/footnotes.xml", f"{wml}.footnotes+xml", FOOTNOTES.encode(), RT.FOOTNOTES)
+    doc.save(str(tmp_path / "callout.docx"))
+    extracted = extract_file(tmp_path / "callout.docx", tmp_path, Settings())
+    assert [(b.kind, b.text) for b in extracted.blocks] == [
+        ("text", "Callout: see note."), ("note", "Footnote 1: Note text: claims within 90 days.")]
+    assert extracted.report.notes == 1
+
+
 # ---- PDF ----------------------------------------------------------------------------------------
 class _Policy(FPDF):
     """Pages with a running header and a footer whose page number changes."""

@@ -141,9 +141,10 @@ class _Walker:
             self.add(note, "note")
 
     def table(self, tbl: Any) -> None:
-        rows = clean_rows(table_rows(tbl, self.cell_text))
+        raw = table_rows(tbl, self.cell_text)  # once: reading a cell records its note references
+        rows = clean_rows(raw)
         if not rows:
-            text = " ".join(c for row in table_rows(tbl, self.cell_text) for c in row if c).strip()
+            text = " ".join(c for row in raw for c in row if c).strip()
             if text:
                 self.add(text)
         else:
