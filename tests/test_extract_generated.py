@@ -231,6 +231,31 @@ def test_docx_note_referenced_in_a_one_cell_layout_table_is_indexed_once(tmp_pat
     assert extracted.report.notes == 1
 
 
+def _boxed(text: str, run_props: str = "") -> str:
+    return (f"<w:r>{run_props}<w:drawing><wp:anchor><a:graphic><a:graphicData uri=\"x\"><wps:wsp><wps:txbx>"
+            f"<w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent>"
+            "</wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>")
+
+
+def test_docx_text_box_in_a_deleted_or_hidden_run_is_not_indexed(tmp_path: Path) -> None:
+    tracked = 'w:id="9" w:author="a" w:date="2024-01-01T00:00:00Z"'
+    anchors = (f"<w:r><w:t>Kept.</w:t></w:r>{_boxed('Shown box 12.')}"
+               f"<w:del {tracked}>{_boxed('DELETED-BOX-1')}</w:del>"
+               f"<w:moveFrom {tracked}>{_boxed('MOVED-AWAY-BOX-2')}</w:moveFrom>"
+               f"{_boxed('HIDDEN-BOX-3', '<w:rPr><w:vanish/></w:rPr>')}")
+    doc = Document()
+    body = doc.element.body
+    body.insert(0, parse_xml(f"<w:p {W} {DRAWING}>{anchors}</w:p>"))
+    body.insert(1, parse_xml(f"<w:tbl {W} {DRAWING}><w:tblGrid><w:gridCol/></w:tblGrid><w:tr><w:tc>"
+                             f"<w:p>{anchors.replace('box', 'cell box')}</w:p></w:tc></w:tr></w:tbl>"))
+    doc.save(str(tmp_path / "boxes.docx"))
+    extracted = extract_file(tmp_path / "boxes.docx", tmp_path, Settings())
+    text = text_of(extracted)
+    assert text.count("Shown box 12.") == 1 and text.count("Shown cell box 12.") == 1, text
+    assert [h for h in ("DELETED", "MOVED-AWAY", "HIDDEN") if h in text] == [], text
+    assert extracted.report.hidden_removed == 2
+
+
 # ---- PDF ----------------------------------------------------------------------------------------
 class _Policy(FPDF):
     """Pages with a running header and a footer whose page number changes."""

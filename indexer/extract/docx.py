@@ -35,10 +35,10 @@ from docx.text.paragraph import Paragraph
 from core.config import ExtractionSettings
 from core.errors import ExtractionError
 from core.types import Block, BlockKind, ExtractedDocument, ExtractionReport
+from indexer.extract.docx_numbering import Numbering
 from indexer.extract.docx_parts import Notes, alt_chunk, comment_count, table_rows
 from indexer.extract.docx_text import (
     W_P,
-    Numbering,
     TextState,
     cell_paragraphs,
     hidden_styles,
@@ -129,7 +129,7 @@ class _Walker:
             if level is not None:
                 self.headings = [h for h in self.headings if h[0] < level] + [(level, text)]
             self.add(text, "heading" if level is not None else "text")
-        for q in textbox_paragraphs(p):
+        for q in textbox_paragraphs(p, self.state):
             boxed = nfkc(paragraph_text(q, self.state)).strip()
             if boxed:
                 self.add(boxed)
@@ -156,7 +156,7 @@ class _Walker:
 
     def cell_text(self, tc: Any) -> str:
         """All text of a cell, nested tables and text boxes included, one paragraph per line."""
-        texts = (nfkc(paragraph_text(p, self.state)).strip() for p in cell_paragraphs(tc))
+        texts = (nfkc(paragraph_text(p, self.state)).strip() for p in cell_paragraphs(tc, self.state))
         return "\n".join(t for t in texts if t)
 
     def alt_chunk(self, element: Any) -> None:
@@ -188,7 +188,7 @@ class _Walker:
                         continue
                     state = TextState(hidden_styles=self.state.hidden_styles)
                     text = "\n".join(t for t in (nfkc(paragraph_text(p, state)).strip()
-                                                 for p in cell_paragraphs(part._element)) if t)
+                                                 for p in cell_paragraphs(part._element, state)) if t)
                     if text and text not in seen:
                         seen.add(text)
                         blocks.append(Block(path=self.rel, text=text, section=label))

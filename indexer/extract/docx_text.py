@@ -8,7 +8,8 @@ References are to ECMA-376 Part 1 (Office Open XML), 5th ed.:
   ``w:moveFrom`` and ``w:delText`` hold deleted text: skipped.
 - ``w:txbxContent`` (§17.17.1.1) holds a text box's paragraphs, read after the paragraph that anchors
   it (:func:`textbox_paragraphs`); Word writes each text box twice (``mc:Choice`` DrawingML and
-  ``mc:Fallback`` VML, Part 3 §10.2.1), so ``mc:Fallback`` is skipped.
+  ``mc:Fallback`` VML, Part 3 §10.2.1), so ``mc:Fallback`` is skipped; a box anchored in a deleted
+  or hidden run is not shown either.
 - ``w:sdt`` (§17.5.2) content controls at run level: their ``w:sdtContent`` is ordinary text.
 - ``w:noBreakHyphen`` (§17.3.3.18) shows "-", ``w:softHyphen`` (§17.3.3.29) shows nothing unless a
   line breaks there; ``w:tab``/``w:ptab`` are tabs, ``w:br``/``w:cr`` line breaks; ``w:sym``
@@ -20,8 +21,7 @@ References are to ECMA-376 Part 1 (Office Open XML), 5th ed.:
   is not shown and not indexed; comments live in ``comments.xml`` and are never read.
 - ``w:footnoteReference``/``w:endnoteReference`` (§17.11) are recorded so the caller places the
   notes after the paragraph.
-- ``w:numPr`` (§17.3.1.19) puts a paragraph in a list; ``numbering.xml`` (§17.9) gives each level a
-  format and a label template; :class:`Numbering` replays the counters to render the label.
+- List labels (``w:numPr``, ``numbering.xml``) are rendered by :mod:`indexer.extract.docx_numbering`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ _FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallba
 _SKIP = {W_DEL, qn("w:moveFrom"), W_TXBX, _FALLBACK, qn("w:pPr"), qn("w:rPr"), qn("w:sdtPr"),
          qn("w:sdtEndPr"), qn("w:instrText"), qn("w:delInstrText"), qn("w:customXmlPr"),
          qn("w:smartTagPr"), qn("w:fldData")}
-BULLET = "•"
+_GONE = {_FALLBACK, W_DEL, qn("w:moveFrom")}
 _OFF = {"0", "false", "off"}
 
 SYMBOL_FONTS: dict[str, dict[int, str]] = {
@@ -204,88 +204,34 @@ def symbol_char(font: str, code: str) -> str:
     return chr(value) if value >= 0x20 else ""
 
 
-def textbox_paragraphs(p: Any) -> Iterator[Any]:
-    """``w:p`` elements inside the text boxes anchored in paragraph ``p`` (DrawingML copy only)."""
-    for box in p.iter(W_TXBX):
-        if not any(a.tag == _FALLBACK for a in box.iterancestors()):
-            yield from box.iter(W_P)
+def textbox_paragraphs(p: Any, state: TextState | None = None) -> Iterator[Any]:
+    """``w:p`` elements inside the text boxes anchored in paragraph ``p`` that Word shows
+    (:func:`_shown`: the DrawingML copy, not in a deleted or hidden run)."""
+    state = state if state is not None else TextState()
+    para_hidden = style_hides(p, state)
+    for q in p.iter(W_P):
+        if q is not p and _shown(q, state, para_hidden):
+            yield q
 
 
-def cell_paragraphs(tc: Any) -> Iterator[Any]:
-    """Every ``w:p`` of a table cell in document order, nested tables and content controls included
-    (text-box copies in ``mc:Fallback`` and deleted paragraphs excluded)."""
+def cell_paragraphs(tc: Any, state: TextState | None = None) -> Iterator[Any]:
+    """Every ``w:p`` of a table cell (or header, footer) in document order that Word shows, nested
+    tables, content controls and text boxes included (:func:`_shown`)."""
+    state = state if state is not None else TextState()
     for p in tc.iter(W_P):
-        if not any(a.tag in (_FALLBACK, W_DEL) for a in p.iterancestors()):
+        if _shown(p, state, False):
             yield p
 
 
-_ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-          (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
-
-
-def format_number(n: int, fmt: str) -> str:
-    """``n`` in a ``w:numFmt`` format (§17.18.59); unknown formats fall back to decimal."""
-    if fmt in ("lowerLetter", "upperLetter"):
-        s = ""
-        while n > 0:
-            n, r = divmod(n - 1, 26)
-            s = chr(ord("a") + r) + s
-        return s.upper() if fmt == "upperLetter" else s
-    if fmt in ("lowerRoman", "upperRoman"):
-        s = ""
-        for value, sym in _ROMAN:
-            while n >= value:
-                s, n = s + sym, n - value
-        return s.upper() if fmt == "upperRoman" else s
-    return str(n)
-
-
-class Numbering:
-    """List labels of a document, rendered in reading order (call :meth:`label` once per paragraph)."""
-
-    def __init__(self, document: Any) -> None:
-        self.levels: dict[tuple[str, int], tuple[str, str, int]] = {}  # (numId, ilvl) -> fmt, text, start
-        self.counters: dict[str, list[int]] = {}
-        try:
-            root = document.part.numbering_part.element
-        except (KeyError, NotImplementedError, AttributeError):
-            return
-        abstract = {a.get(qn("w:abstractNumId")): a for a in root.iter(qn("w:abstractNum"))}
-        for num in root.iter(qn("w:num")):
-            ref = num.find(qn("w:abstractNumId"))
-            definition = abstract.get(ref.get(W_VAL)) if ref is not None else None
-            for lvl in definition.iter(qn("w:lvl")) if definition is not None else []:
-                self.levels[(num.get(qn("w:numId")), int(lvl.get(qn("w:ilvl"), "0")))] = (
-                    _val(lvl, "w:numFmt", "decimal"), _val(lvl, "w:lvlText", "%1."),
-                    int(_val(lvl, "w:start", "1")))
-
-    def label(self, p: Any, style: Any = None) -> str:
-        """The list label of ``w:p`` element ``p`` ("3.", "b)", "•"), or ``""`` when not in a list.
-        ``style`` is the paragraph style's ``w:style`` element (list styles carry ``w:numPr``)."""
-        path = f"{qn('w:pPr')}/{qn('w:numPr')}"
-        num_pr = p.find(path)
-        if num_pr is None and style is not None:
-            num_pr = style.find(path)
-        if num_pr is None:
-            return ""
-        num_id = _val(num_pr, "w:numId", "0")
-        ilvl = int(_val(num_pr, "w:ilvl", "0"))
-        spec = self.levels.get((num_id, ilvl))
-        if spec is None or num_id == "0":
-            return ""
-        fmt, text, start = spec
-        if fmt == "bullet":
-            return BULLET
-        counts = self.counters.setdefault(num_id, [0] * 9)
-        counts[ilvl] = counts[ilvl] + 1 if counts[ilvl] else start
-        counts[ilvl + 1:] = [0] * (8 - ilvl)
-        for level in range(9):
-            lvl_fmt = self.levels.get((num_id, level), ("decimal", "", 1))[0]
-            text = text.replace(f"%{level + 1}", format_number(counts[level] or 1, lvl_fmt))
-        return text
-
-
-def _val(element: Any, tag: str, default: str) -> str:
-    child = element.find(qn(tag))
-    value = child.get(W_VAL) if child is not None else None
-    return value if value is not None else default
+def _shown(p: Any, state: TextState, para_hidden: bool) -> bool:
+    """False for a paragraph in the ``mc:Fallback`` (VML) copy of a text box, in a tracked deletion
+    (``w:del``, ``w:moveFrom``), or in a text box whose anchoring run is hidden (``w:vanish`` on the
+    run, its character style, or ``para_hidden``: its paragraph's style); the hidden ones that hold
+    text are counted in ``state.hidden_removed``."""
+    for ancestor in p.iterancestors():
+        if ancestor.tag in _GONE:
+            return False
+        if ancestor.tag == W_R and _hidden(ancestor, state, para_hidden):
+            state.hidden_removed += any((t.text or "").strip() for t in p.iter(W_T))
+            return False
+    return True
