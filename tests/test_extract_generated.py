@@ -431,3 +431,12 @@ def test_markdown_front_matter_and_comments_are_removed(tmp_path: Path) -> None:
     for hidden in ("FRONT-MATTER-HIDDEN", "INLINE-HIDDEN", "OLD-RULE-HIDDEN", "Old rule"):
         assert hidden not in text
     assert doc.report.hidden_removed == 3
+
+
+def test_markdown_with_windows_line_endings_loses_front_matter_and_comments_too(tmp_path: Path) -> None:
+    (tmp_path / "leave.md").write_bytes(MARKDOWN.replace("\n", "\r\n").encode("utf-8"))
+    doc = extract_file(tmp_path / "leave.md", tmp_path, Settings())
+    text = text_of(doc)
+    assert "Visible rule: 26 days." in text and "FENCED-VISIBLE" in text
+    assert [h for h in ("FRONT-MATTER-HIDDEN", "INLINE-HIDDEN", "OLD-RULE-HIDDEN") if h in text] == [], text
+    assert doc.report.hidden_removed == 3

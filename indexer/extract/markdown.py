@@ -48,7 +48,7 @@ def extract_markdown(path: Path, rel: str, settings: ExtractionSettings) -> Extr
         raise ExtractionError(f"cannot read the file ({exc.strerror})") from None
     decoded = decode_text(data, path.name)
     report = ExtractionReport(encoding=decoded.encoding)
-    text = decoded.text
+    text = decoded.text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old Mac line ends
     if path.suffix.lower() != ".txt":
         text, report.hidden_removed = strip_hidden(text)
     return ExtractedDocument(path=rel, blocks=parse_markdown(text, rel, settings), report=report)
