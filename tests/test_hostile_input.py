@@ -192,3 +192,18 @@ def test_an_unknown_tokenizer_is_a_one_line_error(tmp_path: Path) -> None:
     cfg = _config(tmp_path, root, "chunking:\n  tokenizer: no-such-encoding\n")
     code, _, err = _cli("--config", str(cfg), "index")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "chunking.tokenizer" in err
+
+
+# ---- a damaged index pointer ------------------------------------------------------------------------------
+def test_an_index_pointer_with_values_of_the_wrong_type_is_read_with_defaults(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "leave.md", range(3), "Leave")
+    cfg = str(_config(tmp_path, root))
+    assert _cli("--config", cfg, "index")[0] == 0
+    pointer = tmp_path / "data" / "blobs" / "state" / "index.json"
+    state = json.loads(pointer.read_text())
+    pointer.write_text(json.dumps({**state, "generation": "0", "root": 5, "reconciled_at": "yesterday"}))
+    assert _cli("--config", cfg, "index")[0] == 0
+    code, out, err = _cli("--config", cfg, "status", "--json")
+    assert code == 0, err
+    assert json.loads(out)["documents"]["indexed"] == 1
