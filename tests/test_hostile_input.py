@@ -207,3 +207,17 @@ def test_an_index_pointer_with_values_of_the_wrong_type_is_read_with_defaults(tm
     code, out, err = _cli("--config", cfg, "status", "--json")
     assert code == 0, err
     assert json.loads(out)["documents"]["indexed"] == 1
+
+
+# ---- a huge single-line Markdown file ---------------------------------------------------------------------
+def test_a_long_line_of_unclosed_brackets_is_read_promptly() -> None:
+    from indexer.extract.markdown import plain_inline
+
+    line = "[see clause " * 80_000  # 960 kB, no "]"
+    assert _within(60, plain_inline, line) == line  # the link pattern rescanned from each '[' (quadratic)
+
+
+def test_a_link_after_an_unclosed_bracket_is_still_a_link() -> None:
+    from indexer.extract.markdown import plain_inline
+
+    assert plain_inline("[draft [the form](https://x.example/f)") == "[draft the form (https://x.example/f)"
