@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from core.blobs import BlobStore, LocalBlobStore
@@ -145,6 +145,22 @@ def _parse(data: bytes, where: str) -> IndexState:
         log.warning("%s unreadable (%s); assuming generation 0", where, exc)
         return IndexState()
     if not isinstance(raw, dict):
+        log.warning("%s is not a JSON object; assuming generation 0", where)
         return IndexState()
-    known = {f.name for f in fields(IndexState)}
-    return IndexState(**{k: v for k, v in raw.items() if k in known})
+    kept = {k: v for k, v in raw.items() if k in _TYPES and _of_type(v, _TYPES[k])}
+    if len(kept) != sum(k in _TYPES for k in raw):
+        log.warning("%s has values of the wrong type (%s); using the defaults for them", where,
+                    ", ".join(sorted(k for k in raw if k in _TYPES and k not in kept)))
+    return IndexState(**kept)
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "generation": (int,), "fingerprint": (str,), "building": (int, type(None)),
+    "building_fingerprint": (str,), "swapped_at": (int, float), "embedding_fingerprint": (str,),
+    "root": (str,), "reconciled_at": (int, float)}
+"""The JSON types each :class:`IndexState` field accepts (a hand-edited or damaged pointer with others
+would raise far from here: a TypeError traceback in ``status``)."""
+
+
+def _of_type(value: object, types: tuple[type, ...]) -> bool:
+    return isinstance(value, types) and not isinstance(value, bool)

@@ -192,3 +192,32 @@ def test_an_unknown_tokenizer_is_a_one_line_error(tmp_path: Path) -> None:
     cfg = _config(tmp_path, root, "chunking:\n  tokenizer: no-such-encoding\n")
     code, _, err = _cli("--config", str(cfg), "index")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "chunking.tokenizer" in err
+
+
+# ---- a damaged index pointer ------------------------------------------------------------------------------
+def test_an_index_pointer_with_values_of_the_wrong_type_is_read_with_defaults(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "leave.md", range(3), "Leave")
+    cfg = str(_config(tmp_path, root))
+    assert _cli("--config", cfg, "index")[0] == 0
+    pointer = tmp_path / "data" / "blobs" / "state" / "index.json"
+    state = json.loads(pointer.read_text())
+    pointer.write_text(json.dumps({**state, "generation": "0", "root": 5, "reconciled_at": "yesterday"}))
+    assert _cli("--config", cfg, "index")[0] == 0
+    code, out, err = _cli("--config", cfg, "status", "--json")
+    assert code == 0, err
+    assert json.loads(out)["documents"]["indexed"] == 1
+
+
+# ---- a huge single-line Markdown file ---------------------------------------------------------------------
+def test_a_long_line_of_unclosed_brackets_is_read_promptly() -> None:
+    from indexer.extract.markdown import plain_inline
+
+    line = "[see clause " * 80_000  # 960 kB, no "]"
+    assert _within(60, plain_inline, line) == line  # the link pattern rescanned from each '[' (quadratic)
+
+
+def test_a_link_after_an_unclosed_bracket_is_still_a_link() -> None:
+    from indexer.extract.markdown import plain_inline
+
+    assert plain_inline("[draft [the form](https://x.example/f)") == "[draft the form (https://x.example/f)"

@@ -27,7 +27,9 @@ from indexer.extract.textcodec import decode_text
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^(```|~~~)")
 _EMPHASIS = re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_LINK = re.compile(r"\[([^\[\]]+)\]\(([^)\s]+)\)")
+"""``[text](url)``; the text holds no ``[`` (else a line of unclosed brackets rescans to its end from
+each one: quadratic, a 1 MB line outlived extraction.timeout_s)."""
 _HIDDEN = re.compile(r"(?P<fence>^(?:```|~~~)[^\n]*\n.*?(?:^(?:```|~~~)[ \t]*$|\Z))|(?P<code>`[^`\n]+`)"
                      r"|(?P<comment><!--.*?(?:-->|\Z))", re.S | re.M)
 """Fenced code and code spans (kept as they are) or an HTML comment (removed; an unclosed one runs
