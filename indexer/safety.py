@@ -4,10 +4,10 @@
   reconcile of another folder against a non-empty index is refused (:class:`RootMismatchError`, naming
   both folders and ``--switch-root``) before anything is scanned or removed.
 * :func:`environmental_failure` — a reconcile in which *every* file it tried (new or changed) failed
-  for one reason that is not the files' fault (the extraction worker cannot start or dies, the time
-  or memory limit, permission
-  denied on every file) is aborted: :class:`Checkpoint` restores the tables it touched to their versions
-  at the start (LanceDB keeps every table version until ``optimize`` cleans old ones up).
+  for one reason that is not the files' fault (the extraction worker cannot start; or, when several
+  files hit it, the worker dying, the time or memory limit, permission denied) is aborted:
+  :class:`Checkpoint` restores the tables it touched to their versions at the start (LanceDB keeps
+  every table version until ``optimize`` cleans old ones up).
 * :func:`check_swap` — a shadow rebuild never replaces a non-empty live generation with an empty one
   unless the folder really holds no indexable file.
 """
@@ -26,14 +26,15 @@ from indexer.summary import IndexSummary
 
 log = logging.getLogger(__name__)
 
-_MACHINE = re.compile(r"extraction worker process did not start|Permission denied|cannot read the file",
-                      re.IGNORECASE)
-"""Failure reasons that are never the file's doing: the worker cannot start, the file cannot be read
-(reasons written by :mod:`indexer.worker` and :func:`indexer.jobs.classify`). One file is enough."""
+_MACHINE = re.compile(r"extraction worker process did not start", re.IGNORECASE)
+"""Failure reasons that are never the file's doing: the worker cannot start (reason written by
+:mod:`indexer.worker`). One file is enough."""
 _LIMITS = re.compile(r"extraction process died|took longer than [\d.e+-]+ s|exceeded the memory limit"
-                     r"|memory limit of \d+ MB", re.IGNORECASE)
-"""Reasons that are usually one file's doing (a huge or hostile PDF), but the machine's (limits set too
-low, an overloaded host) when :data:`MIN_FILES_FOR_LIMITS` or more files all hit the same one."""
+                     r"|memory limit of \d+ MB|Permission denied|cannot read the file", re.IGNORECASE)
+"""Reasons that are usually one file's doing (a huge or hostile PDF, one file saved without read
+permission), but the machine's (limits set too low, an overloaded host, a share whose permissions
+changed) when :data:`MIN_FILES_FOR_LIMITS` or more files all hit the same one. A single unreadable new
+file is therefore recorded as failed and shown in ``status`` instead of aborting every reconcile."""
 MIN_FILES_FOR_LIMITS = 3
 
 

@@ -137,3 +137,14 @@ def test_a_folder_that_really_is_empty_empties_the_index(tmp_path: Path) -> None
     changed = _settings(tmp_path, root, chunking={"max_tokens": 128})
     summary = Indexer(changed, store, FakeEmbedder).reconcile()
     assert summary.removed == 0 and store.count_chunks() == 0 and store.documents() == {}
+
+
+def test_one_unreadable_new_file_is_recorded_not_an_aborted_reconcile() -> None:
+    """A single file without read permission is that file's problem: recorded failed (visible in
+    ``status``); the same reason on several files at once is the machine's (a share's permissions)."""
+    from indexer.safety import MIN_FILES_FOR_LIMITS, environmental_failure
+    from indexer.summary import IndexSummary
+
+    reason = "cannot read the file (Permission denied)"
+    assert environmental_failure(IndexSummary(new_failures=[reason])) is None
+    assert environmental_failure(IndexSummary(new_failures=[reason] * MIN_FILES_FOR_LIMITS)) == reason
