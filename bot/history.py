@@ -20,9 +20,10 @@ from typing import Any
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.inbound import decode, message_kind
+from bot.inbound import decode
 from bot.questions import Question
 from core.answer_log import AnswerLog
+from core.message_kind import message_kind
 from core.thread_log import ThreadMessage
 from core.types import Turn
 

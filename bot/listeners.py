@@ -30,11 +30,12 @@ from bot.reply import Reply, ReplyClosed
 from bot.responder import Responder
 from bot.work import BackgroundWork
 from core.answer_log import AnswerLog
+from core.message_kind import GREETING_HINT
 from core.thread_log import ThreadMessage
 
 log = logging.getLogger(__name__)
 
-HINT = "Ask me a question about the company policies; I answer with quotes from the policy files."
+HINT = GREETING_HINT
 
 
 @dataclass

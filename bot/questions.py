@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.inbound import Kind, decode, message_kind
+from bot.inbound import decode
 from core.config import SlackSettings
+from core.message_kind import Kind, message_kind
 
 ANSWERED_SUBTYPES = {None, "file_share", "thread_broadcast"}
 

@@ -63,6 +63,11 @@ class ServiceUnreachableError(PolicybotError):
     The message names the service, the address and what to check."""
 
 
+class CredentialError(PolicybotError):
+    """A service refused a credential (a token or key) it was given; the message names the environment
+    variable, the service's error code and how to get a valid one."""
+
+
 class IndexingStopped(Exception):  # noqa: N818 - a stop request, not an error
     """An index operation stopped at a file boundary because the process is shutting down
     (Ctrl-C / SIGTERM); everything written so far is consistent and a re-run continues."""

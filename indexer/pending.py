@@ -9,20 +9,29 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
+
+MAX_PENDING_LISTED = 50
+"""The watch state lists at most this many pending files (a 10,000-file copy is counted, not listed)."""
 
 
 @dataclass(frozen=True)
 class Task:
     """A pending path: look at it at ``due`` (monotonic s); ``since`` is its first event (UNIX s);
-    ``folder``: a folder event to expand; ``moved_from``: renamed from there; ``errors``: failed tries."""
+    ``folder``: a folder event to expand; ``moved_from``: renamed from there; ``errors``: failed tries;
+    ``reason``: why it waits after a look ("" while only debounced); ``gives_up_at``: when (monotonic s,
+    0.0: never) an incomplete file is handed on anyway (:class:`indexer.stability.Verdict`)."""
 
     due: float
     since: float
     folder: bool = False
     moved_from: Path | None = None
     errors: int = 0
+    reason: str = ""
+    gives_up_at: float = 0.0
 
 
 class PendingPaths:
@@ -75,7 +84,28 @@ class PendingPaths:
         with self._mutex:
             return len(self._tasks), min((t.since for t in self._tasks.values()), default=0.0)
 
+    def tasks(self) -> list[tuple[Path, Task]]:
+        """The pending paths and their tasks, oldest event first (a copy)."""
+        with self._mutex:
+            return sorted(self._tasks.items(), key=lambda x: x[1].since)
+
     def idle(self) -> bool:
         """Nothing pending and the worker between tasks."""
         with self._mutex:
             return not self._tasks and not self._busy
+
+
+def pending_files(tasks: list[tuple[Path, Task]], rel: Callable[[Path], str | None],
+                  debounce_s: float) -> list[dict[str, Any]]:
+    """The watch state's ``pending_files``: ``[{"path", "reason", "since", "retry_at", "gives_up_at"}]``
+    (UNIX seconds; ``gives_up_at`` null unless the file looks incomplete: then, if still incomplete, it
+    is indexed anyway and recorded as failed)."""
+    mono, wall = time.monotonic(), time.time()
+    out = []
+    for path, task in tasks[:MAX_PENDING_LISTED]:
+        reason = task.reason or ("folder event" if task.folder else f"waiting {debounce_s:g} s for writes "
+                                 "to settle (watch.debounce_s)")
+        out.append({"path": rel(path) or str(path), "reason": reason, "since": task.since,
+                    "retry_at": wall + max(0.0, task.due - mono),
+                    "gives_up_at": wall + max(0.0, task.gives_up_at - mono) if task.gives_up_at else None})
+    return out

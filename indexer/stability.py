@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -33,17 +33,21 @@ ZIP_TAIL = 22 + 65535
 """End-of-central-directory record (22 bytes) plus the longest zip comment (APPNOTE §4.3.16)."""
 ZIP_SUFFIXES = frozenset({".docx", ".xlsx", ".pptx", ".odt", ".zip"})
 
+CHANGING = "still being written (its size or modification time changed within watch.stable_s)"
 State = Literal["ready", "wait", "gone"]
 
 
 @dataclass(frozen=True)
 class Verdict:
     """The gate's answer for one path: ``ready`` (index now), ``wait`` (look again at ``retry_at``,
-    monotonic seconds) or ``gone`` (no such regular file). ``reason`` says why it waits."""
+    monotonic seconds) or ``gone`` (no such regular file). ``reason`` says why it waits; ``gives_up_at``
+    (monotonic s, 0.0: never) is when a stable but incomplete file is handed on anyway and recorded as
+    failed if it is still incomplete."""
 
     state: State
     retry_at: float = 0.0
     reason: str = ""
+    gives_up_at: float = 0.0
 
 
 @dataclass
@@ -87,9 +91,9 @@ class StabilityGate:
         seen = self._seen.get(path)
         if seen is None or (seen.size, seen.mtime_ns) != (st.st_size, st.st_mtime_ns):
             self._seen[path] = _Seen(st.st_size, st.st_mtime_ns, now)
-            return Verdict("wait", now + self.stable_s, "changing")
+            return Verdict("wait", now + self.stable_s, CHANGING)
         if now - seen.since < self.stable_s:
-            return Verdict("wait", seen.since + self.stable_s, "changing")
+            return Verdict("wait", seen.since + self.stable_s, CHANGING)
         problem = incomplete_reason(path, st.st_size)
         if problem is None:
             self.forget(path)
@@ -99,7 +103,8 @@ class StabilityGate:
                         now - seen.since)
             self.forget(path)
             return Verdict("ready", reason=problem)
-        return self._backoff(path, now, problem)
+        wait = self._backoff(path, now, problem)
+        return replace(wait, gives_up_at=seen.since + self.incomplete_timeout_s)
 
     def forget(self, path: Path) -> None:
         """Drop what is remembered about ``path`` (after it was indexed, or when it is gone)."""

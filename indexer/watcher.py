@@ -46,7 +46,7 @@ from indexer.observers import (
     start_observer,
 )
 from indexer.patterns import is_indexable
-from indexer.pending import PendingPaths, Task
+from indexer.pending import PendingPaths, Task, pending_files
 from indexer.pipeline import Indexer
 from indexer.scheduler import MaintenanceScheduler
 from indexer.stability import StabilityGate
@@ -227,7 +227,8 @@ class PolicyWatcher:
             return
         verdict = self.gate.check(path, time.monotonic())
         if verdict.state == "wait":
-            self.pending.retry(path, task, verdict.retry_at)
+            self.pending.retry(path, replace(task, reason=verdict.reason, gives_up_at=verdict.gives_up_at),
+                               verdict.retry_at)
             return
         before = _signature(path)
         with self.write_lock:
@@ -280,6 +281,7 @@ class PolicyWatcher:
             "observer_kind": self.observer_kind,
             "observer_reason": self.observer_reason, "running": not self._stop.is_set(),
             "pending": pending, "oldest_pending_at": oldest, "updated_at": now,
+            "pending_files": pending_files(self.pending.tasks(), self._rel, self.settings.watch.debounce_s),
             "jobs": {n: h.to_json() for n, h in self.scheduler.history.items()}})
 
     def _rel(self, path: Path) -> str | None:

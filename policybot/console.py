@@ -1,7 +1,10 @@
 """Interactive console chat on an :class:`~core.service.AnswerService` (``policybot run`` without Slack).
 
 One conversation per session: earlier turns are passed as history, so follow-ups work once the
-service condenses them. Type ``exit``, ``quit`` or press Ctrl-D to leave.
+service condenses them. Chat text is classified as in Slack (:func:`core.message_kind.message_kind`): an
+acknowledgement ("thanks, that helps") gets no answer, a bare greeting gets the one-line
+:data:`~core.message_kind.GREETING_HINT`; only questions reach the service. Type ``exit``, ``quit``
+or press Ctrl-D to leave.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from collections.abc import Callable
 
 from rich.console import Console
 
+from core.message_kind import GREETING_HINT, message_kind
 from core.service import AnswerService
 from core.types import Answer, Turn
 from policybot import render
@@ -38,6 +42,12 @@ def chat(service: AnswerService, console: Console, read: Callable[[str], str] = 
             continue
         if question.lower() in QUIT:
             return asked
+        kind = message_kind(question)
+        if kind != "question":
+            log.debug("console message is not a question (%s); no answer", kind)
+            if kind == "empty":
+                console.print(f"[bold cyan]policybot>[/bold cyan] {GREETING_HINT}")
+            continue
         final = _answer(service, console, question, history)
         history += [Turn("user", question), Turn("assistant", final.answer)]
         asked += 1

@@ -3,8 +3,8 @@
 The report is built from the answer log in the data dir (:mod:`core.gaps`): the questions of the
 window that were declined, answered with low answerability, 👎'd or asked again, grouped by meaning,
 each group with examples, the nearest indexed documents and the 👎 reasons. It loads the embedding
-model (questions are embedded to group them). Each run also becomes the latest report admins see in
-the App Home.
+model (questions are embedded to group them) — unless the window holds no question. Each run also
+becomes the latest report admins see in the App Home.
 """
 
 from __future__ import annotations

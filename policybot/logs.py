@@ -1,7 +1,8 @@
 """Logging and library noise: quiet by default, loud with ``-v``.
 
 One stderr handler (rich) with a filter: policybot's own loggers (``core``, ``indexer``, ``bot``,
-``policybot``) pass at ``log_level`` (WARNING by default), everything third-party only at ERROR —
+``policybot``) pass at ``log_level`` (WARNING by default), everything third-party only at ERROR (the
+clients in :data:`RAISING`, whose errors reach us as exceptions, only at CRITICAL) —
 library warnings (Python ``warnings`` are routed into the ``py.warnings`` logger) included. ``-v`` shows
 INFO of our own and the libraries' warnings, ``-vv`` DEBUG of our own and the libraries' INFO.
 Progress bars of the libraries (tqdm's ``TQDM_DISABLE``, Hugging Face's ``HF_HUB_DISABLE_PROGRESS_BARS``,
@@ -30,6 +31,11 @@ OWN = frozenset({"core", "indexer", "bot", "policybot"})
 """Top-level packages whose loggers follow ``log_level`` / ``-v``."""
 QUIET_ENV = {"TQDM_DISABLE": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_VERBOSITY": "error",
              "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}
+RAISING = ("slack_sdk.web",)
+"""Loggers of library clients that log an ERROR and then raise the same failure to us (slack_sdk's
+WebClient logs ``Failed to send a request to Slack API server`` before raising): at default verbosity
+their records pass only at CRITICAL, because the CLI's error boundary already prints the cause as one
+``error:`` line; ``-v`` shows them."""
 LIBRARY_LEVEL = {0: logging.ERROR, 1: logging.WARNING}
 """Level at which third-party records pass, by ``-v`` count (INFO from ``-vv`` on)."""
 
@@ -41,10 +47,14 @@ class _Levels(logging.Filter):
         super().__init__()
         self.own = logging.WARNING
         self.library = logging.ERROR
+        self.raising = logging.CRITICAL
 
     def filter(self, record: logging.LogRecord) -> bool:
-        own = record.name.split(".", 1)[0] in OWN
-        return record.levelno >= (self.own if own else self.library)
+        if record.name.split(".", 1)[0] in OWN:
+            return record.levelno >= self.own
+        if record.name.startswith(RAISING):
+            return record.levelno >= self.raising
+        return record.levelno >= self.library
 
 
 def level_for(verbose: int, log_level: str = "WARNING") -> int:
@@ -102,6 +112,7 @@ def configure_logging(verbose: int, log_level: str = "WARNING", log_format: str 
         handler.addFilter(levels)
     levels.own = level_for(verbose, log_level)
     levels.library = LIBRARY_LEVEL.get(verbose, logging.INFO)
+    levels.raising = logging.CRITICAL if verbose == 0 else levels.library
     root.setLevel(min(levels.own, levels.library))
     logging.captureWarnings(True)
     if verbose < 2:

@@ -107,6 +107,17 @@ def _not_read(file: Mapping[str, Any]) -> list[str]:
         or ["pages needing OCR"]
 
 
+def _waits(file: Mapping[str, Any]) -> str:
+    """Why a pending file waits, in words: "looks incomplete: ...; still being written? retried until
+    <time>, then recorded as failed" when the gate gives up on it at some time."""
+    reason = str(file.get("reason") or "waiting")
+    if file.get("gives_up_at"):
+        until = _time(file["gives_up_at"])
+        return (f"looks incomplete: {reason}; still being written? retried until {until}, then recorded as "
+                "failed if still incomplete")
+    return f"{reason}; looked at again {_time(file['retry_at'])}" if file.get("retry_at") else reason
+
+
 def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:
     obs, pending = data.get("observer") or {}, data.get("pending") or {}
     running = (data.get("watcher") or {}).get("running")
@@ -114,6 +125,8 @@ def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:
     console.print(f"watcher: {'running' if running else 'not running'} · observer: {kind} · "
                   f"index lag: {data.get('index_lag_s', 0.0):.1f} s"
                   + ("" if pending.get("source") == "watcher" else f" · {pending.get('source', '')}"))
+    for f in pending.get("files") or []:
+        console.print(f"pending: {escape(str(f.get('path')))}: {escape(_waits(f))}")
     rec = data.get("last_reconcile")
     if rec:
         errors = f", {rec['errors']} errors (last: {rec['last_error']})" if rec.get("errors") else ""

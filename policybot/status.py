@@ -80,7 +80,9 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
          "needs_ocr": {"files": [paths], "pages": {path: [1-based pages]}, "source"},
          "index": {"generation", "live_fingerprint", "building", "rebuild_pending", "swapped_at"},
          "fingerprints": {"config", "live", "rebuild_pending", "state"},
-         "pending": {"count", "oldest_at", "source"}, "index_lag_s",
+         "pending": {"count", "oldest_at", "source",
+                     "files": [{"path", "reason", "since", "retry_at", "gives_up_at" | null}]},
+         "index_lag_s",
          "last_reconcile": {"at", "runs", "errors", "missed", "last_error"} | null,
          "jobs": {name: {"runs", "errors", "missed", "last_error", "last_missed_at", ...}},
          "job_problems": [{"job", "kind": "failed"|"missed", "reason", "at"}],
@@ -96,8 +98,11 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
     them); ``fingerprints.state`` is ``current``, ``rebuild pending`` (the config's fingerprint differs
     from the live index's), ``rebuilding`` (a shadow generation is being built) or ``empty``.
     ``pending`` and ``index_lag_s`` (now − oldest pending change, 0 when none) come from a running
-    watcher; with none running they are 0 and ``pending.source`` says so. ``last_reconcile`` and
-    ``jobs`` (the scheduler's history: reconcile, store-optimize, ...) are the last watcher's;
+    watcher; with none running they are 0 and ``pending.source`` says so. ``pending.files`` names each
+    waiting file (at most 50), why it waits, when it is looked at again and — for a file that looks
+    incomplete — ``gives_up_at``: when it is indexed anyway and recorded as failed if still incomplete.
+    ``last_reconcile`` and ``jobs`` (the scheduler's history: reconcile, store-optimize, ...) are the last
+    watcher's;
     ``job_problems`` lists jobs whose last run failed or was missed, with the reason.
     ``leader`` is the indexer lease (:mod:`indexer.lock`): which process indexes, since when, and until
     when its lease holds (``live`` false: it expired or was released; null: no indexer ever ran).
@@ -243,13 +248,15 @@ def watcher_running(watch: dict[str, Any]) -> bool:
 
 def _pending(watch: dict[str, Any], running: bool) -> dict[str, Any]:
     if not watch:
-        return {"count": 0, "oldest_at": 0.0, "source": "no watcher has run on this data dir"}
+        return {"count": 0, "oldest_at": 0.0, "source": "no watcher has run on this data dir", "files": []}
     if not running:
         return {"count": 0, "oldest_at": 0.0,
-                "source": "no watcher running: changes are found by the next reconcile (policybot index)"}
+                "source": "no watcher running: changes are found by the next reconcile (policybot index)",
+                "files": []}
     count = int(watch.get("pending") or 0)
     oldest = float(watch.get("oldest_pending_at") or 0.0) if count else 0.0
-    return {"count": count, "oldest_at": oldest, "source": "watcher"}
+    files = [f for f in watch.get("pending_files") or [] if isinstance(f, dict)] if count else []
+    return {"count": count, "oldest_at": oldest, "source": "watcher", "files": files}
 
 
 def _last_reconcile(watch: dict[str, Any], reconciled_at: float) -> dict[str, Any] | None:

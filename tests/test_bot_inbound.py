@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.inbound import decode, message_kind
+from bot.inbound import decode
+from core.message_kind import message_kind
 
 
 @pytest.mark.parametrize(("raw", "typed"), [

@@ -12,6 +12,7 @@ from rich.console import Console
 from core.answer.extractive import ExtractiveAnswerer
 from core.answering import PolicyAnswerService
 from core.embedder import FakeEmbedder
+from core.message_kind import GREETING_HINT
 from core.retrieval import HybridRetriever
 from core.types import Answer, Turn
 from policybot.console import chat
@@ -67,3 +68,20 @@ def test_the_same_follow_up_without_the_thread_loses_the_topic(tmp_path: Path) -
     rec = Recording(_service(tmp_path))
     _chat(rec, [FOLLOW_UP])
     assert "finance/bonus.md" in {c.file for c in rec.answers[0].citations}
+
+
+def test_an_acknowledgement_in_the_console_gets_no_answer(tmp_path: Path) -> None:
+    service = Recording(_service(tmp_path))
+    console = Console(record=True, width=150)
+    lines = iter(["thanks, that helps", "exit"])
+    asked = chat(service, console, read=lambda _prompt: next(lines))  # type: ignore[arg-type]
+    assert asked == 0 and service.histories == [] and "policybot>" not in console.export_text()
+
+
+def test_a_bare_greeting_in_the_console_gets_the_one_line_hint(tmp_path: Path) -> None:
+    service = Recording(_service(tmp_path))
+    console = Console(record=True, width=150)
+    lines = iter(["hi", "exit"])
+    chat(service, console, read=lambda _prompt: next(lines))  # type: ignore[arg-type]
+    assert service.histories == []
+    assert f"policybot> {GREETING_HINT}" in console.export_text()

@@ -54,6 +54,17 @@ def test_dns_failure_names_slack_the_host_and_the_key(tmp_path: Path) -> None:
     assert "DNS" in line and "slack.api_base_url" in line
 
 
+def test_dns_failure_is_the_only_stderr_line_at_default_verbosity(tmp_path: Path) -> None:
+    """slack_sdk's own ``Failed to send a request`` ERROR records are quiet unless ``-v``."""
+    cfg = _slack_config(tmp_path, "http://policybot-test.invalid/api/")
+    quiet = _run_http(cfg)
+    env = cli_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET="s3cret")
+    loud = run_cli("-v", "--config", str(cfg), "run", "--http-port", str(free_port()), "--host", "127.0.0.1",
+                   env=env, timeout=120)
+    assert [x[:15] for x in _error_lines(quiet.stderr)] == ["error: cannot r"]
+    assert "Failed to send a request to Slack API server" in loud.stderr
+
+
 def test_connection_refused_names_slack_and_what_to_check(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/api/"
     out = _run_http(_slack_config(tmp_path, url))

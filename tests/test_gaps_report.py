@@ -183,3 +183,17 @@ def test_weekly_job_posts_each_owner_with_groups_once_through_slack(gap_env: Gap
         head = hr["blocks"][0]["text"]["text"]
         assert "Knowledge gaps" in head and "hr/**" in head
         assert not any("LEGAL" in c.args.get("channel", "") for c in posts)
+
+
+def test_an_empty_window_never_loads_the_embedding_model(tmp_path: Path) -> None:
+    """Nothing asked in the window: the report says so without loading the model (the lazy embedder
+    stays unloaded; loading the real one takes a minute on a busy host)."""
+    settings = Settings.model_validate({"data_dir": str(tmp_path / "data"), "embedding": {"provider": "fake"},
+                                        "policies": {"root": str(tmp_path / "policies")}})
+    app = App(settings)
+    try:
+        report = report_for(app, 7 * 86400.0)
+        assert not app.embedder.loaded
+    finally:
+        app.close()
+    assert report.groups == () and report.questions == 0

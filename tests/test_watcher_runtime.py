@@ -8,15 +8,26 @@ import errno
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from rich.console import Console
 from watchdog.observers.inotify import InotifyObserver
 
 from core.errors import IndexLockedError
 from indexer.scheduler import MaintenanceScheduler
 from indexer.watch_state import read_watch_state
 from indexer.watcher import start_watching
-from tests.watcher_helpers import assert_index_matches_folder, indexed, settle, texts, wait_for, watching
+from policybot import render
+from tests.watcher_helpers import (
+    Watched,
+    assert_index_matches_folder,
+    indexed,
+    settle,
+    texts,
+    wait_for,
+    watching,
+)
 
 
 class InotifyAtWatchLimit(InotifyObserver):
@@ -102,3 +113,32 @@ def test_state_file_reports_observer_kind_for_status(tmp_path: Path) -> None:
         assert state["observer_kind"] == "polling" and state["running"] is True
     final = read_watch_state(w.store.blobs)
     assert final is not None and final["running"] is False
+
+
+def _pending_status(w: Watched) -> dict[str, Any]:
+    from policybot.status import collect
+
+    data: dict[str, Any] = {}
+
+    def listed() -> bool:
+        data.update(collect(w.settings, w.store))
+        return any(f.get("gives_up_at") for f in data["pending"]["files"])
+
+    assert wait_for(listed), data.get("pending")
+    return data
+
+
+def test_status_names_a_truncated_pdf_why_it_waits_and_when_it_fails(tmp_path: Path) -> None:
+    """A truncated PDF (no %%EOF) waits in the stability gate: ``status`` (JSON and text) names it, the
+    reason and when it is recorded as failed — not only ``1 pending``."""
+    with watching(tmp_path, "native", incomplete_timeout_s=600) as w:
+        (w.root / "handbook.pdf").write_bytes(b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+        data = _pending_status(w)
+        console = Console(record=True, width=300)
+        render.status(console, data)
+    (entry,) = data["pending"]["files"]
+    assert data["pending"]["count"] == 1 and entry["path"] == "handbook.pdf"
+    assert "incomplete PDF" in entry["reason"]
+    assert entry["gives_up_at"] >= entry["since"] + 590  # watch.incomplete_timeout_s after it settled
+    line = next(x for x in console.export_text().splitlines() if x.startswith("pending: handbook.pdf"))
+    assert "looks incomplete" in line and "recorded as failed" in line

@@ -83,7 +83,9 @@ def render_markdown(report: GapReport) -> str:
              f"👎 or asked again), in {len(report.groups)} groups (similarity ≥ "
              f"{report.similarity_threshold:.2f}).", ""]
     lines += [f"> {n}" for n in report.notes] + ([""] if report.notes else [])
-    if not report.groups:
+    if not report.questions:
+        lines.append("Nothing to report: no question was asked in this window.")
+    elif not report.groups:
         lines.append("Nothing to report: every question in this window was answered without a signal.")
     for i, g in enumerate(report.groups, 1):
         lines += [f"## g{i}. {_md(g.examples[0]) if g.examples else '(no text)'}", "",

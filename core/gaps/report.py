@@ -106,11 +106,15 @@ def build_report(inputs: ReportInputs, embedder: Embedder, rules: SignalRules, t
         rules: signal thresholds; threshold: grouping similarity (:func:`core.gaps.cluster.cluster`).
         owners: folder glob → Slack id (``gaps.owners``).
         search: nearest indexed chunks of a vector; None (no index) leaves ``documents`` empty.
+
+    With no question in the window the embedder is not called (a lazy embedder's model never loads).
     """
     records = [r for r in inputs.records if inputs.since <= r.created_at < inputs.until]
+    notes = [] if search is not None else ["no index: nearest documents are not shown (run policybot index)"]
+    if not records:  # nothing to group: never load the embedding model (a minute on a busy host)
+        return GapReport(inputs.now, inputs.since, inputs.until, 0, 0, threshold, (), tuple(notes))
     vectors = _unit(embedder.embed([r.question for r in records]))
     flagged = flag(records, inputs.votes, vectors, rules)
-    notes = [] if search is not None else ["no index: nearest documents are not shown (run policybot index)"]
     rows = np.asarray([f.row for f in flagged], dtype=int)
     groups = [_group([flagged[i] for i in g], vectors, owners, search)
               for g in cluster(vectors[rows], threshold)] if len(flagged) else []

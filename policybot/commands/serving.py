@@ -65,9 +65,11 @@ def run(
     SLACK_APP_TOKEN is set; without SLACK_BOT_TOKEN a console chat opens.
     """
     from policybot.serve import choose_mode, serve_slack
+    from policybot.slack_check import check_slack_tokens
 
     app = app_of(ctx)
     mode = choose_mode(app.settings.slack, app.secrets, http_port, host, health_port)  # refuse before work
+    check_slack_tokens(app.settings, app.secrets, mode)  # a refused token: one line, before indexing
     checked(opened(app))
     root = policy_root(path, app)
     console = Console()
