@@ -53,21 +53,22 @@ def check_slack_tokens(settings: Settings, secrets: Secrets, mode: ServeMode) ->
     for var, token, method in checks:
         client = WebClient(token=token, base_url=base)
         with reaching("Slack", base, "slack.api_base_url"):
-            _refused_as_error(var, method, client)
+            _refused_as_error(var, method, client, base)
 
 
-def _refused_as_error(var: str, method: str, client: WebClient) -> None:
+def _refused_as_error(var: str, method: str, client: WebClient, url: str) -> None:
     from slack_sdk.errors import SlackApiError
 
     try:
         client.api_call(method)
     except SlackApiError as exc:
         code = str(exc.response.get("error") or f"HTTP {exc.response.status_code}")
-        raise CredentialError(token_refused_text(var, code)) from None
+        raise CredentialError(token_refused_text(var, code, url)) from None
 
 
-def token_refused_text(var: str, code: str) -> str:
-    """The one line for Slack refusing the token in environment variable ``var`` with error ``code``."""
+def token_refused_text(var: str, code: str, url: str) -> str:
+    """The one line for Slack (its Web API at ``url``) refusing the token in environment variable
+    ``var`` with error ``code``."""
     cause = _CAUSES.get(code, "Slack refused it")
-    return (f"Slack refused {var} ({code}: {cause}); copy {_WHERE[var]}, export it as {var} and run "
+    return (f"Slack at {url} refused {var} ({code}: {cause}); copy {_WHERE[var]}, export it as {var} and run "
             "policybot run again (see docs/slack.md)")

@@ -34,14 +34,14 @@ def test_a_bot_token_slack_refuses_is_one_error_line_naming_it(tmp_path: Path) -
         code, err = _run_with(tmp_path, slack, "--http-port", "0", "--host", "127.0.0.1",
                               SLACK_BOT_TOKEN="xoxb-not-this-app", SLACK_SIGNING_SECRET="s")
     assert code == 2 and "Traceback" not in err
-    assert "refused SLACK_BOT_TOKEN (invalid_auth)" in err and slack.base_url in err
+    assert "refused SLACK_BOT_TOKEN (invalid_auth" in err and slack.base_url in err
 
 
 def test_an_app_token_slack_refuses_is_one_error_line_naming_it(tmp_path: Path) -> None:
     with SlackStandIn() as slack:
         code, err = _run_with(tmp_path, slack, SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=APP_TOKEN + "x")
     assert code == 2 and "Traceback" not in err
-    assert "refused SLACK_APP_TOKEN (invalid_auth)" in err
+    assert "refused SLACK_APP_TOKEN (invalid_auth" in err
 
 
 # ---- requests at /slack/events -------------------------------------------------------------------------

@@ -23,7 +23,7 @@ def test_a_revoked_bot_token_in_http_mode_is_one_error_line_before_indexing(tmp_
                       "--host", "127.0.0.1", env=env, timeout=120)
     (line,) = [x for x in out.stderr.splitlines() if x.strip()]
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert line.startswith("error: Slack refused SLACK_BOT_TOKEN (invalid_auth")
+    assert line.startswith("error: Slack at ") and "refused SLACK_BOT_TOKEN (invalid_auth" in line
     assert "export it as SLACK_BOT_TOKEN" in line
     assert not (tmp_path / "data").exists() or not any((tmp_path / "data").rglob("*.lance"))
 
@@ -34,5 +34,5 @@ def test_a_refused_app_token_in_socket_mode_is_one_error_line(tmp_path: Path) ->
         out = run_cli("--config", str(_config(tmp_path, slack)), "run", env=env, timeout=120)
     (line,) = [x for x in out.stderr.splitlines() if x.strip()]
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert line.startswith("error: Slack refused SLACK_APP_TOKEN (invalid_auth")
+    assert line.startswith("error: Slack at ") and "refused SLACK_APP_TOKEN (invalid_auth" in line
     assert "connections:write" in line
