@@ -115,6 +115,16 @@ def fold(token: str) -> str:
     return token
 
 
+def without_words(text: str, folded: set[str]) -> str:
+    """``text`` without the words whose :func:`fold` (after :func:`normalise`) is in ``folded``; the
+    rest, spacing and punctuation included, is kept as it was. A search confined to the documents a
+    question names drops their names this way (``"Does Zephyr Care pay?"`` with ``{"zephyr", "care"}``
+    → ``"Does   pay?"``)."""
+    if not folded:
+        return text
+    return _TOKEN.sub(lambda m: "" if fold(normalise(m.group(0))) in folded else m.group(0), text)
+
+
 # --- numbers ---------------------------------------------------------------------------------------
 
 SMALL_NUMBERS = {**{w: i for i, w in enumerate(word_list(
