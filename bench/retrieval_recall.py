@@ -33,11 +33,33 @@ def main() -> None:
     ap.add_argument("--config", type=Path, default=Path("config.yaml"))
     ap.add_argument("--context", type=Path, default=None)
     ap.add_argument("--json", type=Path, default=None, help="write per-item results here")
+    ap.add_argument("--ablate", action="append", default=[], choices=sorted(ABLATIONS),
+                    help="turn one issue-11 recall mechanism off (for before/after tables)")
     args = ap.parse_args()
+    for name in args.ablate:
+        ABLATIONS[name]()
     rows = run(args.config, args.qa, args.context)
     report(rows)
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=1))
+
+
+def _no_fused() -> None:
+    """The offline reranker without retrieval's score as a feature (the issue-5 weights)."""
+    import core.rerank.offline as offline
+
+    offline.WEIGHTS = {"rerank_vec": 0.40, "rerank_bm25": 0.15, "rerank_unit": 0.20, "rerank_kw": 0.15,
+                       "rerank_exact": 0.10}
+
+
+def _keep_names() -> None:
+    """A confined search's reranker and exact boost read the document names too."""
+    import core.retrieval as retrieval
+
+    retrieval.without_words = lambda text, folded: text  # type: ignore[assignment]
+
+
+ABLATIONS = {"fused-feature": _no_fused, "name-strip": _keep_names}
 
 
 def run(config: Path, qa: Path, context: Path | None) -> list[dict[str, Any]]:

@@ -90,7 +90,7 @@ _APP_PREFIX = re.compile(r"^(?:microsoft\s+(?:word|powerpoint|excel)|adobe\s+\w+
 def clean_metadata_title(raw: str) -> str:
     """A metadata title as a title line: without an application prefix ("Microsoft Word - "), a file
     extension, parenthesised parts, underscores and digit codes glued to it by hyphens
-    (``"20220507001-Golden Shield-POLICY WORDING.cdr"`` → ``"Golden Shield-POLICY WORDING"``);
+    (``"20210101001-Zephyr Care-POLICY WORDING.cdr"`` → ``"Zephyr Care-POLICY WORDING"``);
     ``""`` when fewer than three letters remain."""
     t = _FILE_SUFFIX.sub("", _APP_PREFIX.sub("", " ".join(raw.split())))
     t = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", t).replace("_", " ")

@@ -18,14 +18,13 @@ from tests.dictd_builder import write_dictd
 from tests.incremental_helpers import build
 
 ENTRIES = {
-    "dental treatment": ["Zahnbehandlung <fem> [med.]"],
-    "dental": ["zahnärztlich <adj> [med.]"],
-    "treatment": ["Behandlung <fem>"],
-    "lawyer": ["Rechtsanwalt <masc> RA, Anwalt <masc> [jur.]"],
-    "luggage": [" [Br.] Gepäck <neut>, Reisegepäck <neut>"],
-    "cash": ["Bargeld <neut> [fin.]", "Kasse <fem> [econ.]"],
-    "abroad": ["im Ausland, ins Ausland"],
-    "court": ["Gericht <neut> [jur.]", "Hof <masc>"],
+    "eye test": ["Sehtest <masc> [med.]"],
+    "eye": ["Auge <neut> [anat.]"],
+    "test": ["Prüfung <fem>, Test <masc>"],
+    "interpreter": ["Dolmetscher <masc>, Übersetzer <masc>"],
+    "weekend": ["Wochenende <neut>"],
+    "bicycle": [" [Br.] Fahrrad <neut>, Rad <neut>"],
+    "fee": ["Gebühr <fem> [fin.]", "Honorar <neut>"],
 }
 
 
@@ -39,18 +38,18 @@ def eng_deu(tmp_path: Path) -> Path:
 
 def test_dictzip_entries_spanning_chunks_are_read_whole(eng_deu: Path) -> None:
     d = DictdDictionary(eng_deu / "freedict-eng-deu")
-    assert d.lookup("lawyer") == ["lawyer /ipa/\nRechtsanwalt <masc> RA, Anwalt <masc> [jur.]\n"]
+    assert d.lookup("interpreter") == ["interpreter /ipa/\nDolmetscher <masc>, Übersetzer <masc>\n"]
 
 
 def test_lookup_is_case_insensitive_returns_every_sense_and_never_a_prefix(eng_deu: Path) -> None:
     d = DictdDictionary(eng_deu / "freedict-eng-deu")
-    assert len(d.lookup("CASH")) == 2
-    assert d.lookup("dent") == [] and len(d.lookup("dental")) == 1
+    assert len(d.lookup("FEE")) == 2
+    assert d.lookup("bicy") == [] and len(d.lookup("bicycle")) == 1
 
 
 def test_plain_dict_file_reads_the_same(tmp_path: Path) -> None:
     base = write_dictd(tmp_path / "freedict-eng-deu", ENTRIES, compressed=False)
-    assert DictdDictionary(base).lookup("court")[1] == "court /ipa/\nHof <masc>\n"
+    assert DictdDictionary(base).lookup("fee")[1] == "fee /ipa/\nHonorar <neut>\n"
 
 
 def test_missing_dictionary_files_name_the_file(tmp_path: Path) -> None:
@@ -65,38 +64,38 @@ def test_entry_translations_drop_grammar_domains_and_parentheses() -> None:
 
 
 def test_base_forms_strip_plural_and_verb_endings() -> None:
-    assert base_forms("lawyers")[:2] == ["lawyers", "lawyer"]
-    assert "injury" in base_forms("injuries") and "stop" in base_forms("stopped")
+    assert base_forms("interpreters")[:2] == ["interpreters", "interpreter"]
+    assert "ferry" in base_forms("ferries") and "stop" in base_forms("stopped")
 
 
 def test_vocabulary_forms_find_inflections_and_compounds_by_frequency() -> None:
-    vocab = Vocabulary({"zahnbehandlungen": 2, "gepäck": 1, "reisegepäck": 5, "anwalts": 3, "hof": 1,
-                        "friedhof": 4})
-    assert vocab.forms("gepäck") == ["gepäck", "reisegepäck"]
-    assert vocab.forms("zahnbehandlung") == ["zahnbehandlungen"]
-    assert vocab.forms("anwalt") == ["anwalts"]
-    assert vocab.forms("hof") == ["hof"]  # too short to be a compound part
+    vocab = Vocabulary({"sehtests": 2, "fahrrad": 1, "leihfahrrad": 5, "dolmetschers": 3, "rad": 1,
+                        "motorrad": 4})
+    assert vocab.forms("fahrrad") == ["fahrrad", "leihfahrrad"]
+    assert vocab.forms("sehtest") == ["sehtests"]
+    assert vocab.forms("dolmetscher") == ["dolmetschers"]
+    assert vocab.forms("rad") == ["rad"]  # too short to be a compound part
 
 
 def test_phrase_translation_wins_over_its_words(eng_deu: Path) -> None:
     tr = DictionaryTranslator({("en", "de"): DictdDictionary(eng_deu / "freedict-eng-deu")})
-    found = tr.translate("Is dental treatment covered abroad?", "en", "de")
+    found = tr.translate("Is an eye test covered at the weekend?", "en", "de")
     assert found is not None
-    assert found.terms == (("dental treatment", ("zahnbehandlung",)), ("abroad", ("ausland",)))
+    assert found.terms == (("eye test", ("sehtest",)), ("weekend", ("wochenende",)))
 
 
 def test_translations_the_documents_do_not_use_are_dropped_and_names_kept(eng_deu: Path) -> None:
     tr = DictionaryTranslator({("en", "de"): DictdDictionary(eng_deu / "freedict-eng-deu")})
-    vocab = Vocabulary({"bargeld": 1, "gericht": 2, "gerichtskosten": 1, "css": 9})
-    found = tr.translate("Does CSS pay court costs or cash?", "en", "de", vocab)
+    vocab = Vocabulary({"fahrrad": 1, "gebühr": 2, "parkgebühren": 1, "acme": 9})
+    found = tr.translate("Does ACME refund the fee for bicycles?", "en", "de", vocab)
     assert found is not None
-    assert dict(found.terms) == {"court": ("gericht", "gerichtskosten"), "cash": ("bargeld",)}
-    assert found.kept == ("css",) and found.targets("court") == ("gericht", "gerichtskosten")
+    assert dict(found.terms) == {"fee": ("gebühr", "parkgebühren"), "bicycles": ("fahrrad",)}
+    assert found.kept == ("acme",) and found.targets("fee") == ("gebühr", "parkgebühren")
 
 
 def test_no_dictionary_for_the_pair_translates_nothing(eng_deu: Path) -> None:
     tr = DictionaryTranslator({("en", "de"): DictdDictionary(eng_deu / "freedict-eng-deu")})
-    assert tr.translate("Is dental treatment covered?", "en", "fr") is None
+    assert tr.translate("Is an eye test covered?", "en", "fr") is None
 
 
 def test_dictionaries_are_found_by_freedict_name(eng_deu: Path) -> None:
@@ -117,11 +116,11 @@ def german_policies(tmp_path: Path) -> Path:
     root = tmp_path / "policies"
     (root / "de").mkdir(parents=True)
     (root / "de/reise.md").write_text(
-        "# Reiseversicherung\n\n## Heilungskosten\n\nZahnbehandlungen sind nur infolge eines Unfalles bis "
-        "maximal CHF 3000 versichert. Die Leistungen werden längstens bis 120 Tage erbracht.\n\n"
-        "## Rechtsschutz\n\nBeauftragt der Versicherte vor der Fallanmeldung einen Anwalt, so sind dessen "
-        "Kosten nur bis zu einem Betrag von CHF 300 versichert.\n\n## Reisegepäck\n\nBargeld ist bis "
-        "höchstens CHF 2000 versichert, sofern es durch Einbruchdiebstahl abhandengekommen ist.\n",
+        "# Reiseversicherung\n\n## Sehhilfen\n\nEin Sehtest beim Optiker wird einmal im Kalenderjahr bis "
+        "höchstens CHF 80 erstattet. Brillengläser werden nicht übernommen.\n\n"
+        "## Dolmetscher\n\nBenötigt die versicherte Person einen Dolmetscher für ein Gespräch mit der Polizei, "
+        "so werden dessen Kosten bis zu einem Betrag von CHF 400 übernommen.\n\n## Fahrräder\n\nEin "
+        "gestohlenes Fahrrad ist bis höchstens CHF 1500 versichert, sofern es abgeschlossen war.\n",
         encoding="utf-8")
     return root
 
@@ -131,13 +130,13 @@ def test_english_question_finds_the_german_passage_through_the_dictionary(
     indexer, store, factory = build(tmp_path, german_policies)
     indexer.reconcile()
     settings = RetrievalSettings(top_k=3, candidates=10, legs=("keyword",))
-    question = "Does my travel insurance pay for dental treatment when I am abroad?"
+    question = "Does my travel insurance pay for an eye test at the weekend?"
     plain = HybridRetriever(store, factory.embedder, settings).retrieve(question, scope=["de/**"])
     assert not plain.chunks  # no English word of the question is in the German text
     cross = CrossLanguage(store, DictionaryTranslator({("en", "de"): DictdDictionary(eng_deu / "freedict-eng-deu")}))
     result = HybridRetriever(store, factory.embedder, settings, cross=cross).retrieve(question, scope=["de/**"])
-    assert result.chunks and "Zahnbehandlungen" in result.chunks[0].chunk.text
-    assert result.translation is not None and result.translation.targets("dental") == ("zahnbehandlungen",)
+    assert result.chunks and "Sehtest" in result.chunks[0].chunk.text
+    assert result.translation is not None and result.translation.targets("eye") == ("sehtest",)
 
 
 def test_no_dictionary_translation_when_the_documents_share_the_questions_language(
@@ -150,5 +149,5 @@ def test_no_dictionary_translation_when_the_documents_share_the_questions_langua
     indexer.reconcile()
     cross = CrossLanguage(store, DictionaryTranslator({("en", "de"): DictdDictionary(eng_deu / "freedict-eng-deu")}))
     result = HybridRetriever(store, factory.embedder, RetrievalSettings(), cross=cross).retrieve(
-        "How many days of paid leave do I get abroad?")
+        "How many days of paid leave do I get at the weekend?")
     assert result.translation is None

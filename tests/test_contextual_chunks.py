@@ -48,27 +48,27 @@ def test_contextual_off_leaves_chunks_without_context() -> None:
 
 
 def test_title_comes_from_the_front_matter_not_the_file_name() -> None:
-    front = doc(Block("x/HDFHLIP23024V072223.pdf", "Acme General Insurance Company Limited\nEasy Care\n"
+    front = doc(Block("x/ACMHLIP00001V010101.pdf", "Acme General Insurance Company Limited\nEasy Care\n"
                       "This policy is a contract between you and us.", page=1),
-                path="x/HDFHLIP23024V072223.pdf")
+                path="x/ACMHLIP00001V010101.pdf")
     assert document_title(front) == "Easy Care · Acme General Insurance Company Limited"  # product first
 
 
 def test_product_named_only_in_the_running_header_becomes_the_title() -> None:
     body = doc(Block("a.pdf", "1. Definitions\nA hospital means an institution.", page=1, section="Definitions"),
                path="a.pdf")
-    headed = replace(body, header_lines=["Golden Shield", "UIN : ICIHLIP22012V012223 7",
+    headed = replace(body, header_lines=["Zephyr Care", "UIN : ZEPHLIP00002V010101 7",
                                          "Premises No. 18-0374, Plot no. CBD-81,"])
-    assert document_title(headed) == "Golden Shield"
+    assert document_title(headed) == "Zephyr Care"
 
 
 def test_metadata_title_is_used_only_when_the_text_confirms_it() -> None:
-    body = doc(Block("a.pdf", "Easy Health\nThis policy is a contract between you and us.", page=1),
+    body = doc(Block("a.pdf", "Aurora Health\nThis policy is a contract between you and us.", page=1),
                path="a.pdf")
-    stale = replace(body, metadata_title="GOLDEN YEARS INSURANCE PLAN")
-    assert document_title(stale) == "Easy Health"
-    named = replace(body, metadata_title="20220507001-Easy Health-POLICY WORDING.cdr")
-    assert document_title(named) == "Easy Health-POLICY WORDING"
+    stale = replace(body, metadata_title="SILVER MEADOWS INSURANCE PLAN")
+    assert document_title(stale) == "Aurora Health"
+    named = replace(body, metadata_title="20210101001-Aurora Health-POLICY WORDING.cdr")
+    assert document_title(named) == "Aurora Health-POLICY WORDING"
 
 
 def test_metadata_title_is_cleaned_of_file_name_parts() -> None:

@@ -10,7 +10,8 @@ rows once per change of the indexed documents) that scores the translation as a 
 (Pirkola, SIGIR 1998): the target words of one question word count as one term, their term
 frequencies summed and their document frequency that of their union. Scored with the index's own
 statistics, the scope's: LanceDB's full-text index would weigh a word by its rarity in the whole
-corpus, where a word on every page of the one German document ("Ausland" in a travel policy) is rare.
+corpus, where a word on every page of the only German document (a travel policy's word for "abroad")
+is rare.
 
 Dictionaries are FreeDict's dictd files (Debian ``dict-freedict-eng-deu`` etc., installed by
 ``make system-deps``) found by name in ``lexicon.dictionaries_dir``:

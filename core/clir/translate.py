@@ -25,7 +25,7 @@ bilingual dictionary:
    structured query gives every source concept one weight; with a plain BM25 query the same
    balance comes from bounding each concept's share of the query).
 
-Words that are in the vocabulary as they are (names, amounts, codes: "CSS", "CHF", "3000") are kept.
+Words that are in the vocabulary as they are (names, amounts, codes: an insurer's initials, "CHF", "3000") are kept.
 """
 
 from __future__ import annotations
@@ -73,6 +73,11 @@ _TARGET_STOP = frozenset(word_list(
     "o le la les un une du et ou el los las y"))
 """Function words of the target languages (German after the Snowball stop list, a few French and
 Spanish ones) and the dictionary's placeholders ("jdm.", "etw.", "sb.")."""
+_FUNCTION = _SOURCE_STOP | _TARGET_STOP
+"""Function words of either side, dropped from translations; a question's own words are checked
+against its language's list (:data:`_SOURCE_STOP` for English, :data:`_TARGET_STOP` for German):
+English "die" is a word to translate, German "die" is not."""
+_STOP_BY_LANGUAGE = {"en": _SOURCE_STOP, "de": _TARGET_STOP}
 
 
 @dataclass(frozen=True)
@@ -169,36 +174,37 @@ class DictionaryTranslator:
         if dictionary is None:
             return None
         words = [w.lower() for w in _WORD.findall(question)]
+        stop = _STOP_BY_LANGUAGE.get(source, _FUNCTION)
         terms: list[tuple[str, tuple[str, ...]]] = []
         kept: list[str] = []
         i = 0
         while i < len(words):
-            unit, found = self._unit(dictionary, words, i)
+            unit, found = self._unit(dictionary, words, i, stop)
             targets = self._targets(found, vocabulary) if found else ()
             if not targets and " " in unit:  # a phrase whose translations the documents do not use
-                unit, found = self._unit(dictionary, words, i, phrases=False)
+                unit, found = self._unit(dictionary, words, i, stop, phrases=False)
                 targets = self._targets(found, vocabulary) if found else ()
             n = len(unit.split())
             if targets and all(fold(w) in GENERIC_WORDS for w in unit.split()):
                 targets = ()  # "travel insurance", "policy": the document's kind, not the topic
             if targets:
                 terms.append((unit, targets))
-            elif vocabulary is not None and words[i] in vocabulary and words[i] not in _SOURCE_STOP:
+            elif vocabulary is not None and words[i] in vocabulary and words[i] not in stop:
                 kept.append(words[i])
             i += n
         if not terms:
             return None
         return QueryTranslation(target, tuple(terms), tuple(dict.fromkeys(kept)))
 
-    def _unit(self, dictionary: DictdDictionary, words: Sequence[str], i: int,
+    def _unit(self, dictionary: DictdDictionary, words: Sequence[str], i: int, stop: frozenset[str],
               phrases: bool = True) -> tuple[str, list[str]]:
         """The longest dictionary unit starting at ``words[i]`` and its translations (phrases of 2–3
         words ending in a content word first, then the word in its base forms)."""
-        if words[i] in _SOURCE_STOP or words[i].isdigit():
+        if words[i] in stop or words[i].isdigit():
             return words[i], []
         for n in range(min(MAX_PHRASE, len(words) - i) if phrases else 1, 1, -1):
             run = words[i:i + n]
-            if run[-1] in _SOURCE_STOP or run[-1] in _LIGHT:
+            if run[-1] in stop or run[-1] in _LIGHT:
                 continue
             found = [t for e in dictionary.lookup(" ".join(run)) for t in entry_translations(e)]
             if found:
@@ -218,7 +224,7 @@ class DictionaryTranslator:
         forms, no compounds: a compound of a second sense ("Kasse" → "Krankenkasse" for "cash") is
         more often another concept than the same one."""
         words = [w.lower() for t in translations for w in _WORD.findall(t)]
-        words = list(dict.fromkeys(w for w in words if w not in _TARGET_STOP and len(w) > 1))
+        words = list(dict.fromkeys(w for w in words if w not in _FUNCTION and len(w) > 1))
         if vocabulary is None:
             return tuple(words[: self.max_terms])
         out: list[str] = []

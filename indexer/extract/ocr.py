@@ -16,8 +16,8 @@ Images of text on a text page (a table pasted as a picture, :func:`indexer.extra
 are binarised with Sauvola's local threshold instead (J. Sauvola & M. Pietikäinen, "Adaptive document
 image binarization", Pattern Recognition 33, 2000): their cells are often coloured, and one global
 threshold between the white page and an orange cell turns the cell and its dark text both black
-(``hr/Contoso_Benefit_Options.pdf`` p4 lost its row labels and header that way; read locally, every
-cell comes out).
+(a benefits table pasted as a picture lost its row labels and header that way; read locally, every
+cell came out).
 
 Before a page is OCR'd its orientation is found with Tesseract's OSD (:meth:`OcrEngine.orientation`)
 and the image turned upright: a page scanned on its side otherwise reads as nonsense.
