@@ -208,7 +208,8 @@ class HybridRetriever:
         fused = exact_match_boost(plain, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
         asked = " ".join([plain, *translations, *([crossed.translation.text] if crossed else [])])
-        chunks, name = self._rerank(asked, fused, k, None if blind else vectors[0], named if compare else None)
+        vector = None if blind else vectors[0]
+        chunks, name = self._rerank(asked, fused, k, vector, named if compare else None)
         chunks = self._mark_named(question, chunks)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)

@@ -111,6 +111,11 @@ def test_without_dictionaries_it_says_so_once_and_does_not_translate(
     assert [r.message for r in caplog.records if "dict-freedict" in r.message]
 
 
+def translator(folder: Path) -> DictionaryTranslator:
+    """The English→German translator over the test dictionary in ``folder``."""
+    return DictionaryTranslator({("en", "de"): DictdDictionary(folder / "freedict-eng-deu")})
+
+
 @pytest.fixture()
 def german_policies(tmp_path: Path) -> Path:
     root = tmp_path / "policies"
@@ -118,8 +123,8 @@ def german_policies(tmp_path: Path) -> Path:
     (root / "de/reise.md").write_text(
         "# Reiseversicherung\n\n## Sehhilfen\n\nEin Sehtest beim Optiker wird einmal im Kalenderjahr bis "
         "höchstens CHF 80 erstattet. Brillengläser werden nicht übernommen.\n\n"
-        "## Dolmetscher\n\nBenötigt die versicherte Person einen Dolmetscher für ein Gespräch mit der Polizei, "
-        "so werden dessen Kosten bis zu einem Betrag von CHF 400 übernommen.\n\n## Fahrräder\n\nEin "
+        "## Dolmetscher\n\nBenötigt die versicherte Person einen Dolmetscher für ein Gespräch mit der "
+        "Polizei, so werden dessen Kosten bis zu einem Betrag von CHF 400 übernommen.\n\n## Fahrräder\n\nEin "
         "gestohlenes Fahrrad ist bis höchstens CHF 1500 versichert, sofern es abgeschlossen war.\n",
         encoding="utf-8")
     return root
@@ -133,8 +138,9 @@ def test_english_question_finds_the_german_passage_through_the_dictionary(
     question = "Does my travel insurance pay for an eye test at the weekend?"
     plain = HybridRetriever(store, factory.embedder, settings).retrieve(question, scope=["de/**"])
     assert not plain.chunks  # no English word of the question is in the German text
-    cross = CrossLanguage(store, DictionaryTranslator({("en", "de"): DictdDictionary(eng_deu / "freedict-eng-deu")}))
-    result = HybridRetriever(store, factory.embedder, settings, cross=cross).retrieve(question, scope=["de/**"])
+    cross = CrossLanguage(store, translator(eng_deu))
+    retriever = HybridRetriever(store, factory.embedder, settings, cross=cross)
+    result = retriever.retrieve(question, scope=["de/**"])
     assert result.chunks and "Sehtest" in result.chunks[0].chunk.text
     assert result.translation is not None and result.translation.targets("eye") == ("sehtest",)
 
@@ -147,7 +153,7 @@ def test_no_dictionary_translation_when_the_documents_share_the_questions_langua
                                    "year; unused days lapse at the end of March.\n", encoding="utf-8")
     indexer, store, factory = build(tmp_path, root)
     indexer.reconcile()
-    cross = CrossLanguage(store, DictionaryTranslator({("en", "de"): DictdDictionary(eng_deu / "freedict-eng-deu")}))
+    cross = CrossLanguage(store, translator(eng_deu))
     result = HybridRetriever(store, factory.embedder, RetrievalSettings(), cross=cross).retrieve(
         "How many days of paid leave do I get at the weekend?")
     assert result.translation is None

@@ -55,8 +55,8 @@ def test_title_comes_from_the_front_matter_not_the_file_name() -> None:
 
 
 def test_product_named_only_in_the_running_header_becomes_the_title() -> None:
-    body = doc(Block("a.pdf", "1. Definitions\nA hospital means an institution.", page=1, section="Definitions"),
-               path="a.pdf")
+    body = doc(Block("a.pdf", "1. Definitions\nA hospital means an institution.", page=1,
+                     section="Definitions"), path="a.pdf")
     headed = replace(body, header_lines=["Zephyr Care", "UIN : ZEPHLIP00002V010101 7",
                                          "Premises No. 18-0374, Plot no. CBD-81,"])
     assert document_title(headed) == "Zephyr Care"

@@ -65,9 +65,9 @@ def test_named_document_found_through_its_running_header(tmp_path: Path) -> None
     indexer.reconcile()
     assert store.documents()["a.pdf"].title == "Zephyr Care"
     scoper = DocumentScoper(store)
-    assert scoper.narrow("Does Zephyr Care pay for hearing aid batteries?", ["**"], ["a.pdf", "b.pdf"]) == ["a.pdf"]
-    result = HybridRetriever(store, factory.embedder, Settings().retrieval, scoper=scoper).retrieve(
-        "Does Zephyr Care pay for hearing aid batteries?")
+    question = "Does Zephyr Care pay for hearing aid batteries?"
+    assert scoper.narrow(question, ["**"], ["a.pdf", "b.pdf"]) == ["a.pdf"]
+    result = HybridRetriever(store, factory.embedder, Settings().retrieval, scoper=scoper).retrieve(question)
     assert result.named == ("a.pdf",) and {c.chunk.path for c in result.chunks} == {"a.pdf"}
     assert result.chunks[0].chunk.context.startswith("Zephyr Care")
 

@@ -288,4 +288,5 @@ def test_offline_reranker_interpolates_retrievals_own_score() -> None:
             cand("Parking permits are issued by the facilities team.", 1, 0.2)]
     out = {c.chunk.chunk_id: c.scores for c in OfflineReranker(FakeEmbedder()).rerank(
         "where do I get a new pass after misplacing mine?", pool, 2)}
-    assert out["c0"]["rerank_fused"] == pytest.approx(1.0) and out["c1"]["rerank_fused"] == pytest.approx(0.25)
+    assert out["c0"]["rerank_fused"] == pytest.approx(1.0)
+    assert out["c1"]["rerank_fused"] == pytest.approx(0.25)

@@ -112,7 +112,10 @@ def _chunk_table(data: mmap.mmap, path: Path) -> tuple[int, list[int]]:
         raise DictionaryError(f"{path} has no dictzip chunk table (RA field)")
     for flag in (0x08, 0x10):  # FNAME, FCOMMENT: zero-terminated strings
         if flags & flag:
-            pos = data.index(b"\x00", pos) + 1
+            end = data.find(b"\x00", pos)
+            if end < 0:
+                raise DictionaryError(f"{path}: gzip header ends inside its file name or comment")
+            pos = end + 1
     if flags & 0x02:  # FHCRC
         pos += 2
     starts = [pos]
@@ -172,7 +175,7 @@ class DictdDictionary:
                 lo = end + 1
             else:
                 hi = start
-        lines = []
+        lines: list[str] = []
         pos = lo
         while pos < len(data) and len(lines) < 64:
             end = data.find(b"\n", pos)

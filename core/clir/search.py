@@ -84,8 +84,8 @@ class ScopeIndex:
                 if f:
                     norm = BM25_K1 * (1 - BM25_B + BM25_B * self.lengths[i] / self.avg)
                     scores[i] += idf * f * (BM25_K1 + 1) / (f + norm)
-        ranked = sorted((i for i in range(n) if scores[i] > 0 and (paths is None or self.chunks[i].path in paths)),
-                        key=lambda i: -scores[i])
+        hits = [i for i in range(n) if scores[i] > 0 and (paths is None or self.chunks[i].path in paths)]
+        ranked = sorted(hits, key=lambda i: -scores[i])
         return [(self.chunks[i], scores[i]) for i in ranked[:k]]
 
 

@@ -25,7 +25,8 @@ bilingual dictionary:
    structured query gives every source concept one weight; with a plain BM25 query the same
    balance comes from bounding each concept's share of the query).
 
-Words that are in the vocabulary as they are (names, amounts, codes: an insurer's initials, "CHF", "3000") are kept.
+Words that are in the vocabulary as they are (names, amounts, codes: an insurer's initials, "CHF",
+"3000") are kept.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.clir.dictd import DictdDictionary
-from core.query.text import GENERIC_WORDS, fold, word_list
+from core.query.text import GENERIC_WORDS
+from core.text import FUNCTION_WORDS, base_forms, fold, tokenize, word_list
 
 log = logging.getLogger(__name__)
 
@@ -46,38 +48,19 @@ MIN_COMPOUND_PART = 4
 """A translation shorter than this matches only itself and its inflections, never a compound part."""
 INFLECTIONS = ("", "e", "en", "n", "s", "es", "er", "ern", "em", "ns")
 """German noun/adjective endings a vocabulary word may add to a dictionary form."""
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _MARKUP = re.compile(r"<[^>]*>|\[[^\]]*\]|/[^/\n]*/|\([^)]*\)|\{[^}]*\}")
-_SOURCE_STOP = frozenset(word_list(
-    "a an the of and or for to in on at by with from under as is are was were be been being this that "
-    "these those it its my our your their his her i we you me us he she they them do does did doing can "
-    "could would should will shall may might must what which who whom whose when where why how any some "
-    "there if so s not no yes than then also just only very too much many more most own same other "
-    "about into onto over out up down off again once here all both each few such get got getting go "
-    "going want need like really actually please tell know anything something someone somebody while "
-    "during since until after before because whether though although unless within without between "
-    "through via per amount much many long"))
-"""Function words: never translated, never the first or last word of a phrase."""
 _LIGHT = frozenset(word_list(
     "have has had having take takes took taken make makes made keep keeps kept put puts let lets come "
     "comes came become became give gives gave given say says said see sees saw seen look looks use uses "
     "used try tries tried happen happens happened pay pays paid cover covers covered"))
 """Light verbs and the verbs every policy question asks ("pay", "cover"): they start phrases
 ("fall ill", "give birth") but are not translated alone, where their senses flood the query."""
-_TARGET_STOP = frozenset(word_list(
-    "der die das des dem den ein eine einer eines einem einen im ins in am an auf aus bei mit von vom "
-    "zu zum zur und oder sich nicht kein keine jdm jdn jds jd etw sb sth sbs ab aber als also auch bis "
-    "da damit dann dass denn doch durch für gegen hat haben hatte ich ihr ist ja jede jeder jedes man "
-    "mich mir nach nein noch nur ob ohne schon sehr sein seine seinen seiner seinem sind so sondern um "
-    "unter über vor war waren was weil wenn werden wie wird wo wurde wurden worden zwar zwischen "
-    "o le la les un une du et ou el los las y"))
-"""Function words of the target languages (German after the Snowball stop list, a few French and
-Spanish ones) and the dictionary's placeholders ("jdm.", "etw.", "sb.")."""
-_FUNCTION = _SOURCE_STOP | _TARGET_STOP
-"""Function words of either side, dropped from translations; a question's own words are checked
-against its language's list (:data:`_SOURCE_STOP` for English, :data:`_TARGET_STOP` for German):
-English "die" is a word to translate, German "die" is not."""
-_STOP_BY_LANGUAGE = {"en": _SOURCE_STOP, "de": _TARGET_STOP}
+_PLACEHOLDERS = frozenset(word_list("jdm jdn jds jd etw sb sth sbs o"))
+"""The dictionary's placeholders in translations ("jdm.", "etw.", "sb.")."""
+_FUNCTION = frozenset().union(*FUNCTION_WORDS.values()) | _PLACEHOLDERS
+"""Function words of any language, dropped from translations; a question's own words are checked
+against its language's list only (:data:`core.text.FUNCTION_WORDS`): English "die" is a word to
+translate, German "die" is not."""
 
 
 @dataclass(frozen=True)
@@ -128,21 +111,6 @@ def entry_translations(entry: str) -> list[str]:
     return out
 
 
-def base_forms(word: str) -> list[str]:
-    """``word`` and its likely English base forms, most likely first (plural and verb endings
-    stripped): ``"lawyers"`` → ``["lawyers", "lawyer"]``, ``"injuries"`` → ``[…, "injury"]``."""
-    forms = [word]
-    rules = (("ies", "y"), ("ves", "f"), ("es", ""), ("s", ""), ("ied", "y"), ("ed", "e"), ("ed", ""),
-             ("ing", "e"), ("ing", ""))
-    for suffix, repl in rules:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            stem = word[: -len(suffix)] + repl
-            forms.append(stem)
-            if repl == "" and len(stem) > 3 and stem[-1] == stem[-2]:
-                forms.append(stem[:-1])  # "stopped" → "stop"
-    return list(dict.fromkeys(forms))
-
-
 class DictionaryTranslator:
     """Translates questions with bilingual dictionaries (module doc).
 
@@ -173,8 +141,8 @@ class DictionaryTranslator:
         dictionary = self.dictionaries.get((source, target))
         if dictionary is None:
             return None
-        words = [w.lower() for w in _WORD.findall(question)]
-        stop = _STOP_BY_LANGUAGE.get(source, _FUNCTION)
+        words = tokenize(question)
+        stop = FUNCTION_WORDS.get(source, _FUNCTION)
         terms: list[tuple[str, tuple[str, ...]]] = []
         kept: list[str] = []
         i = 0
@@ -223,7 +191,7 @@ class DictionaryTranslator:
         translation matched, later ones (further senses, rarer synonyms) add only their own word
         forms, no compounds: a compound of a second sense ("Kasse" → "Krankenkasse" for "cash") is
         more often another concept than the same one."""
-        words = [w.lower() for t in translations for w in _WORD.findall(t)]
+        words = [w for t in translations for w in tokenize(t)]
         words = list(dict.fromkeys(w for w in words if w not in _FUNCTION and len(w) > 1))
         if vocabulary is None:
             return tuple(words[: self.max_terms])
@@ -273,10 +241,10 @@ class Vocabulary:
         if not compounds:
             return inflected[:limit]
         ends = {v for s in INFLECTIONS for v in self.ending(word + s)}
-        compounds = [v for v in set(self.starting(word)) | ends
-                     if v not in inflected and len(v) >= len(word) + 3]
-        compounds.sort(key=lambda v: (-self.df[v], v))
-        return (inflected + compounds)[:limit]
+        joined = [v for v in set(self.starting(word)) | ends
+                  if v not in inflected and len(v) >= len(word) + 3]
+        joined.sort(key=lambda v: (-self.df[v], v))
+        return (inflected + joined)[:limit]
 
 
 def _run(words: Sequence[str], prefix: str) -> list[str]:
