@@ -36,8 +36,8 @@ from core.store import Store
 from core.store_location import StoreLocation, ensure_runtime_dir
 
 if TYPE_CHECKING:
-    from core.clir.search import CrossLanguage
     from core.cache import AnswerCache
+    from core.clir.search import CrossLanguage
     from core.metrics import Metrics
     from core.service import AnswerService
     from indexer.lock import IndexerRole
