@@ -49,7 +49,7 @@ def _no_fused() -> None:
     import core.rerank.offline as offline
 
     offline.WEIGHTS = {"rerank_vec": 0.40, "rerank_bm25": 0.15, "rerank_unit": 0.20, "rerank_kw": 0.15,
-                       "rerank_exact": 0.10}
+                       "rerank_exact": 0.10, "rerank_fused": 0.0}
 
 
 def _keep_names() -> None:
