@@ -62,3 +62,12 @@ def test_the_calibration_fits_with_samples_grouped_by_document() -> None:
     fit = fit_answerability(samples)
     assert len(fit.oof) == len(samples) and 0.0 <= fit.threshold <= 1.0
     assert set(fit.model.weights) == set(FEATURES)
+
+
+def test_an_answer_led_by_a_unit_from_another_document_than_the_named_one_is_gated() -> None:
+    other = ScoredChunk(make_chunk("other.md", "Staff get 25 vacation days a year."), 0.8,
+                        {"rerank": 0.8, "named_doc": 0.0})
+    named = ScoredChunk(make_chunk("handbook.pdf", "Vacation requests go to your manager.", 1), 0.5,
+                        {"rerank": 0.5, "named_doc": 1.0})
+    signals = _signals("How many vacation days a year do Fabrikam employees get?", other, named)
+    assert signals["named_doc"] == 0.0 and not gate(signals)

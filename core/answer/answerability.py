@@ -4,10 +4,11 @@ Three gates come first, each making the answerability 0: a question that needs a
 period, a phone number …; :mod:`core.answer.answer_type`) when no unit of the sources holds a value of
 that type (the answer must contain a value of the asked type from a cited source: issue 11, item 2),
 a question naming a plan, tier or clause ("Plan D") that no source contains, and a question naming a
-document when none of the quoted units comes from it (the named document is outside the scope, or
-not what retrieval found). Otherwise the score is the probability, from a logistic model fitted by
-``policybot eval --calibrate`` (:mod:`core.eval.calibrate`; Platt scaling generalised to several
-inputs, Niculescu-Mizil & Caruana 2005), that the policies answer the question, given signals that
+document when the answering unit does not come from it (the named document is outside the scope, or
+does not say it: the answer would be about another document). Otherwise the score is the
+probability, from a logistic model fitted by ``policybot eval --calibrate``
+(:mod:`core.eval.calibrate`; Platt scaling generalised to several inputs, Niculescu-Mizil & Caruana
+2005), that the policies answer the question, given signals that
 mean the same however the question is worded and however large the index is (each in [0, 1],
 computed by :func:`core.answer.evidence.signals`):
 
@@ -24,8 +25,9 @@ computed by :func:`core.answer.evidence.signals`):
                 (a gate: 0 makes the answerability 0)
 ``ids_found``   share of the question's plan/tier/clause identifiers found in the sources ("Plan D";
                 a gate: under 1 makes the answerability 0)
-``named_doc``   share of the quoted units from a document the question names (1 when it names none;
-                a gate: 0 makes the answerability 0). Not a model input: in calibration only the
+``named_doc``   share of the quoted units from a document the question names (1 when it names none,
+                0 when the answering unit comes from another document; a gate: 0 makes the
+                answerability 0). Not a model input: in calibration only the
                 counterfactual samples (gold documents removed) have it below 1, so as an input it
                 learned the construction of the samples, not answerability
 ``legs``        share of the best 3 passages that both retrieval legs (vector and BM25) found

@@ -262,10 +262,13 @@ def focus_share(request: GenerationRequest, lead: ScoredUnit, atype: AnswerType)
 
 def named_share(request: GenerationRequest, chosen: Sequence[ScoredUnit]) -> float:
     """Share of the quoted units that come from a document the question names (retrieval marks each
-    source ``scores["named_doc"]`` when the question names documents); 1.0 when it names none."""
+    source ``scores["named_doc"]`` when the question names documents); 1.0 when it names none, 0.0
+    when the answering (first) unit comes from another document — an answer about another document."""
     marks = [request.sources[c.unit.source - 1].scores.get("named_doc") for c in chosen]
     known = [m for m in marks if m is not None]
-    return sum(known) / len(known) if known else 1.0
+    if not known:
+        return 1.0
+    return 0.0 if marks[0] == 0.0 else sum(known) / len(known)
 
 
 def leg_agreement(request: GenerationRequest, top: int = 3) -> float:
