@@ -71,3 +71,16 @@ def test_an_answer_led_by_a_unit_from_another_document_than_the_named_one_is_gat
                         {"rerank": 0.5, "named_doc": 1.0})
     signals = _signals("How many vacation days a year do Fabrikam employees get?", other, named)
     assert signals["named_doc"] == 0.0 and not gate(signals)
+
+
+def test_the_refusal_of_an_answer_led_by_another_document_names_the_named_one() -> None:
+    from core.answer.extractive import ExtractiveAnswerer
+    from core.config import AnswerSettings
+
+    other = ScoredChunk(make_chunk("hr/Other_Handbook.md", "Staff get 25 vacation days a year."), 0.8,
+                        {"rerank": 0.8, "named_doc": 0.0})
+    named = ScoredChunk(make_chunk("hr/Fabrikam_Handbook.pdf", "Vacation requests go to your manager.", 1),
+                        0.5, {"rerank": 0.5, "named_doc": 1.0})
+    gen = ExtractiveAnswerer(AnswerSettings(min_answerability=0.0)).generate(
+        GenerationRequest("How many vacation days a year do Fabrikam employees get?", [other, named]))
+    assert not gen.found and gen.text.startswith("The Fabrikam Handbook does not state how many vacation days")

@@ -68,7 +68,7 @@ def _missing(evidence: Evidence, doc: str, named: bool = False) -> str:
     document ("The Travel Policy does not state the per-mile rate."), else "I couldn't find the
     per-mile rate in the policies."."""
     atype = evidence.answer_type
-    if evidence.signals.get("named_doc", 1.0) == 0.0:
+    if evidence.signals.get("named_doc", 1.0) == 0.0 and not named:
         return ("None of the passages I found comes from the document you name; it may be outside the "
                 "documents searched here.")
     if evidence.missing_ids:
