@@ -85,3 +85,12 @@ def test_the_refusal_of_an_answer_led_by_another_document_names_the_named_one() 
         GenerationRequest("How many vacation days a year do Fabrikam employees get?", [other, named]))
     assert not gen.found
     assert gen.text.startswith("The Fabrikam Handbook does not state how many vacation days")
+
+
+def test_the_threshold_never_refuses_the_sample_the_chosen_curve_row_answers() -> None:
+    from core.eval.calibrate import choose_threshold, refusal_curve
+
+    p = np.asarray([0.1, 0.3, 0.5, 0.7, 0.9])
+    y = np.asarray([0, 1, 0, 1, 1])
+    threshold = choose_threshold(refusal_curve(p, y), max_false_refusal=0.0)
+    assert threshold == 0.2  # refuses 0.1 (unanswerable), answers 0.3 (the lowest answerable)

@@ -182,12 +182,16 @@ def refusal_curve(p: np.ndarray, y: np.ndarray, gated: np.ndarray | None = None)
 def choose_threshold(curve: Sequence[Mapping[str, float]], max_false_refusal: float) -> float:
     """The largest threshold whose false-refusal rate is ≤ ``max_false_refusal`` — or, when the gates
     alone refuse more answerable samples than that, ≤ the gates' rate (the model adds none) —, rounded
-    to 3 places (halfway to the next probability, so it does not sit on a sample)."""
+    to 3 places. Row ``i`` of the curve refuses ``p < threshold_i``, so every threshold in
+    ``(threshold_{i-1}, threshold_i]`` refuses the same samples: the one returned is halfway between the
+    two (it does not sit on a sample, and the sample at ``threshold_i`` is still answered)."""
     budget = max(max_false_refusal, curve[0]["false_refusal"] if curve else 0.0)
     ok = [i for i, row in enumerate(curve) if row["false_refusal"] <= budget]
     i = max(ok) if ok else 0
-    hi = curve[i + 1]["threshold"] if i + 1 < len(curve) else curve[i]["threshold"]
-    return round(min(1.0, (curve[i]["threshold"] + hi) / 2 if i + 1 < len(curve) else hi), 3)
+    if not curve:
+        return 0.0
+    lo = curve[i - 1]["threshold"] if i > 0 else curve[i]["threshold"]
+    return round(min(1.0, (lo + curve[i]["threshold"]) / 2), 3)
 
 
 def save(fit: Fit, platt: Logistic, meta: Mapping[str, Any], config_files: Sequence[Path]) -> None:
