@@ -32,7 +32,7 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         f"{len(fit.samples)} samples: {n_pos} answerable, {n_neg} unanswerable "
         f"({sum(s.counterfactual for s in fit.samples)} of them counterfactual: answerable questions asked "
         "without their gold documents); the gates (a question needing a value none of the units holds, "
-        "naming an identifier no source has, or naming a document none of the quoted units comes from) "
+        "naming an identifier no source has, or naming a document the answering unit does not come from) "
         f"refuse {sum(not gate(s.signals) for s in fit.samples)} of "
         "them before the model. "
         "Logistic regression (C = 1) on the others, 5-fold cross-validation grouped by gold document "
