@@ -25,12 +25,13 @@ pytestmark = pytest.mark.slow
 CONTEXT = REPO / "docs" / "eval" / "qa_dev_context.yaml"
 HIT_AT_5_FLOOR = 0.83
 """Goal 0.9; measured 0.833 with dictionary CLIR and document titles (0.817 before, docs/eval.md)."""
-KEY_FACT_RECALL_FLOOR = 0.51
-"""Goal 0.8; measured 0.514 after the merge (0.569 before it, 0.486 before issue 11): recalibrate."""
+KEY_FACT_RECALL_FLOOR = 0.57
+"""Goal 0.8; measured 0.575 (answer side round 2, docs/eval.md; 0.514 after the retrieval merge)."""
 REFUSAL_ACCURACY_FLOOR = 0.73
 """Goal 0.9; measured 0.733 (unsafe 6/6, not_found 5/9; 0.533 before issue 11)."""
-MAX_FALSE_REFUSALS = 5
-"""Goal 3 (5 % of 60 answerable items); measured 5 after the merge (4 before it, 17 before issue 11)."""
+MAX_FALSE_REFUSALS = 4
+"""Goal 3 (5 % of 60 answerable items); measured 4 (answer side round 2: all four are values or plans
+in no retrieved passage), 5 after the retrieval merge, 17 before issue 11."""
 
 
 @pytest.fixture(scope="module")

@@ -174,3 +174,22 @@ def test_gemini_provider_rewrites_through_real_client() -> None:
         body = str(standin.requests_for("gemini", "gemini-test")[0].body)
     assert out == "Room rent and ICU sub-limits for Plan B?"
     assert PLAN_A in body
+
+
+def test_a_noun_phrase_follow_up_carries_the_previous_topic() -> None:
+    history = [Turn("user", "How many weeks of parental leave does the birth mother get?"),
+               Turn("assistant", "Birth mothers get 26 weeks.")]
+    out = condense("And for the other parent?", history)
+    assert out.startswith("For the other parent?") and "parental leave" in out
+
+
+def test_a_follow_up_with_one_content_word_carries_the_previous_topic() -> None:
+    history = [Turn("user", "Is physiotherapy covered?"), Turn("assistant", "Yes, up to 10 sessions.")]
+    assert "physiotherapy" in condense("What is the limit?", history)
+
+
+def test_a_follow_up_whose_demonstrative_placed_the_names_carries_no_topic_words() -> None:
+    history = [Turn("user", "What does the Contoso Gold Care plan pay for hotel stays abroad?"),
+               Turn("assistant", "Up to $200 a night.")]
+    out = condense("And what does that plan pay if they need surgery?", history)
+    assert out == "What does the Contoso Gold Care plan pay if they need surgery?"

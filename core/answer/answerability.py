@@ -1,26 +1,35 @@
 """Answerability: one calibrated 0–1 score per answer, and one threshold (``answer.min_answerability``).
 
-Two gates come first, each making the answerability 0: a question that needs a value (an amount, a
+Three gates come first, each making the answerability 0: a question that needs a value (an amount, a
 period, a phone number …; :mod:`core.answer.answer_type`) when no unit of the sources holds a value of
 that type (the answer must contain a value of the asked type from a cited source: issue 11, item 2),
-and a question naming a plan, tier or clause ("Plan D") that no source contains. Otherwise the score
-is the
+a question naming a plan, tier or clause ("Plan D") that no source contains, and a question naming a
+document when the answering unit does not come from it (the named document is outside the scope, or
+does not say it: the answer would be about another document). Otherwise the score is the
 probability, from a logistic model fitted by ``policybot eval --calibrate``
 (:mod:`core.eval.calibrate`; Platt scaling generalised to several inputs, Niculescu-Mizil & Caruana
-2005), that the policies answer the question, given signals that mean the same however the question
-is worded (each in [0, 1], computed by :func:`core.answer.evidence.signals`):
+2005), that the policies answer the question, given signals that
+mean the same however the question is worded and however large the index is (each in [0, 1],
+computed by :func:`core.answer.evidence.signals`):
 
 ==============  ==========================================================================================
-``rerank``      the reranker's calibrated relevance of the best passage (offline reranker: Platt-scaled)
+``rerank``      the reranker's calibrated relevance of the best passage (offline reranker: Platt-scaled);
+                without a reranker score, ``support`` stands in (a fused retrieval score is no relevance)
 ``support``     relevance of the unit that answers (embedding similarity, coverage, BM25, source)
 ``lead_share``  its relevance over the best quoted unit's (a value found only in a weaker passage)
 ``similarity``  question/answering-unit cosine
 ``coverage``    IDF-weighted share of the question's content terms the answering unit contains
+``focus``       share of the words naming the asked-for thing ("the per-mile rate") that the answering
+                unit, its lead-in or its passage's section path contains (1 when the question has none)
 ``type_ok``     1 when the question needs no value or the answering unit holds a value of its type
                 (a gate: 0 makes the answerability 0)
 ``ids_found``   share of the question's plan/tier/clause identifiers found in the sources ("Plan D";
                 a gate: under 1 makes the answerability 0)
-``named_doc``   share of the quoted units from a document the question names (1 when it names none)
+``named_doc``   share of the quoted units from a document the question names (1 when it names none,
+                0 when the answering unit comes from another document; a gate: 0 makes the
+                answerability 0). Not a model input: in calibration only the
+                counterfactual samples (gold documents removed) have it below 1, so as an input it
+                learned the construction of the samples, not answerability
 ``legs``        share of the best 3 passages that both retrieval legs (vector and BM25) found
 ``needs_value`` 1 when the expected answer type needs a value (money, duration, phone …)
 ==============  ==========================================================================================
@@ -37,11 +46,13 @@ from core.calibration import load_calibration
 
 log = logging.getLogger(__name__)
 
-SIGNALS = ("rerank", "support", "lead_share", "similarity", "coverage", "type_ok", "ids_found", "named_doc",
-           "legs", "needs_value")
+SIGNALS = ("rerank", "support", "lead_share", "similarity", "coverage", "focus", "type_ok", "ids_found",
+           "named_doc", "legs", "needs_value")
 """The answerability signals, in the order the calibration reports them."""
-FEATURES = tuple(s for s in SIGNALS if s not in ("type_ok", "ids_found"))
-"""The logistic model's inputs (``type_ok`` and ``ids_found`` gate instead)."""
+GATES = ("type_ok", "ids_found", "named_doc")
+"""Signals that gate instead of weighing (see :func:`gate`)."""
+FEATURES = tuple(s for s in SIGNALS if s not in GATES)
+"""The logistic model's inputs."""
 _warned: list[bool] = []
 
 
@@ -60,6 +71,8 @@ def answerability(signals: Mapping[str, float]) -> float:
 
 
 def gate(signals: Mapping[str, float]) -> bool:
-    """False when the question needs a value and no unit holds one (``type_ok`` 0) or names an
-    identifier no source contains (``ids_found`` under 1)."""
-    return bool(signals.get("type_ok", 1.0)) and signals.get("ids_found", 1.0) >= 1.0
+    """False when the question needs a value and no unit holds one (``type_ok`` 0), names an
+    identifier no source contains (``ids_found`` under 1) or names a document none of the quoted
+    units comes from (``named_doc`` 0)."""
+    return (bool(signals.get("type_ok", 1.0)) and signals.get("ids_found", 1.0) >= 1.0
+            and signals.get("named_doc", 1.0) > 0.0)

@@ -226,18 +226,20 @@ def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: Ans
     unit-level ones describe the lead unit, the one that answers."""
     if not chosen:
         return {"rerank": 0.0, "support": 0.0, "lead_share": 0.0, "similarity": 0.0, "coverage": 0.0,
-                "type_ok": 0.0,
+                "focus": 0.0, "type_ok": 0.0,
                 "ids_found": 0.0 if missing else 1.0, "named_doc": 0.0, "legs": 0.0,
                 "needs_value": float(atype.needs_value)}
     ids = [t for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)]
     lead = chosen[0]
     top = max(c.relevance for c in chosen)
+    reranked = request.sources[0].scores.get("rerank") if request.sources else None
     return {
-        "rerank": _source_score(request, 1),
+        "rerank": min(1.0, max(0.0, float(reranked if reranked is not None else lead.relevance))),
         "support": min(1.0, lead.relevance),
         "lead_share": lead.relevance / top if top > 0 else 0.0,
         "similarity": lead.similarity,
         "coverage": lead.coverage,
+        "focus": focus_share(request, lead, atype),
         "type_ok": 1.0 if not atype.needs_value or lead.typed else 0.0,
         "ids_found": 1.0 - len(missing) / len(ids) if ids else 1.0,
         "named_doc": named_share(request, chosen),
@@ -246,12 +248,27 @@ def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: Ans
     }
 
 
+def focus_share(request: GenerationRequest, lead: ScoredUnit, atype: AnswerType) -> float:
+    """Share of the content words of the question's focus ("the per-mile rate": what it asks for)
+    found in the answering unit, its lead-in, or its passage's section path and context; 1.0 when
+    the question has no focus."""
+    wanted = set(content_terms(atype.focus))
+    if not wanted:
+        return 1.0
+    chunk = request.sources[lead.unit.source - 1].chunk
+    where = set(content_terms(f"{lead.unit.lead} {lead.unit.text} {chunk.section} {chunk.context}"))
+    return len(wanted & where) / len(wanted)
+
+
 def named_share(request: GenerationRequest, chosen: Sequence[ScoredUnit]) -> float:
     """Share of the quoted units that come from a document the question names (retrieval marks each
-    source ``scores["named_doc"]`` when the question names documents); 1.0 when it names none."""
+    source ``scores["named_doc"]`` when the question names documents); 1.0 when it names none, 0.0
+    when the answering (first) unit comes from another document — an answer about another document."""
     marks = [request.sources[c.unit.source - 1].scores.get("named_doc") for c in chosen]
     known = [m for m in marks if m is not None]
-    return sum(known) / len(known) if known else 1.0
+    if not known:
+        return 1.0
+    return 0.0 if marks[0] == 0.0 else sum(known) / len(known)
 
 
 def leg_agreement(request: GenerationRequest, top: int = 3) -> float:

@@ -36,7 +36,7 @@ def refusal(evidence: Evidence, request: GenerationRequest) -> tuple[str, list[i
         return NOT_FOUND_TEXT, []
     named = [sc for sc in request.sources if sc.scores.get("named_doc") == 1.0]
     doc = document_name((named[0] if named else request.sources[nearest[0].unit.source - 1]).chunk.path)
-    head = _missing(evidence, doc)
+    head = _missing(evidence, doc, bool(named))
     quotes = "; ".join(f"“{_clip(u.unit.text)}” [{u.unit.source}]" for u in nearest)
     tail = "If you need this, ask HR or the policy owner."
     return f"{head} The closest passages: {quotes}. {tail}", [u.unit.source for u in nearest]
@@ -63,8 +63,14 @@ def document_name(path: str) -> str:
     return words if words.lower().startswith("the ") else f"the {words}"
 
 
-def _missing(evidence: Evidence, doc: str) -> str:
+def _missing(evidence: Evidence, doc: str, named: bool = False) -> str:
+    """The first sentence of a refusal: what is missing, and where when the question names the
+    document ("The Travel Policy does not state the per-mile rate."), else "I couldn't find the
+    per-mile rate in the policies."."""
     atype = evidence.answer_type
+    if evidence.signals.get("named_doc", 1.0) == 0.0 and not named:
+        return ("None of the passages I found comes from the document you name; it may be outside the "
+                "documents searched here.")
     if evidence.missing_ids:
         return f"{_cap(doc)} does not mention {', '.join(evidence.missing_ids)}."
     if atype.needs_value and not evidence.signals.get("type_ok"):
@@ -73,7 +79,10 @@ def _missing(evidence: Evidence, doc: str) -> str:
                             if (m := PLACEHOLDER.search(u.unit.text))), None)
         note = f" (it has only the template placeholder {placeholder})" if placeholder else ""
         return f"{_cap(doc)} does not state {what}{note}."
-    return "I couldn't find an answer to this in the policies."
+    what = atype.focus or KIND_PHRASES.get(atype.kind, "")
+    if what and named:
+        return f"{_cap(doc)} does not state {what}."
+    return f"I couldn't find {what or 'an answer to this'} in the policies."
 
 
 def _clip(text: str) -> str:

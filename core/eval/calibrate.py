@@ -17,10 +17,13 @@ Method (Platt 1999; Niculescu-Mizil & Caruana, ICML 2005; scikit-learn's ``Logis
    (the construction of unanswerable questions in SQuAD 2.0, Rajpurkar et al. 2018); one whose answer
    still holds every key fact is dropped (another document answers it).
 3. **Model.** L2-regularised logistic regression (C = 1) on :data:`~core.answer.answerability.FEATURES`,
-   fitted on the samples the type gate lets through (a question needing a value whose answering unit
-   holds none has answerability 0 and is refused whatever the model says), evaluated by stratified
-   5-fold cross-validation; the out-of-fold probabilities (0 for gated samples) give the refusal
-   precision/recall curve (refusal = the positive class, score = 1 − answerability).
+   fitted on the samples the gates let through (a question needing a value whose answering unit
+   holds none has answerability 0 and is refused whatever the model says), evaluated by 5-fold
+   cross-validation **grouped by document** (``StratifiedGroupKFold``: every sample of one gold
+   document — its items, their follow-ups and counterfactuals — is in the same fold, so the
+   out-of-fold probabilities say how the model does on documents it was not fitted on, not on
+   rewordings of questions it has seen); the out-of-fold probabilities (0 for gated samples) give the
+   refusal precision/recall curve (refusal = the positive class, score = 1 − answerability).
 4. **Threshold.** The largest threshold whose out-of-fold false-refusal rate on answerable items is at
    most ``max_false_refusal`` (default 5 %; or the gates' own rate when they alone exceed it, so the
    model adds no false refusal): as many refusals as possible while answering ≥ 95 % of answerable
@@ -63,6 +66,9 @@ class Sample:
     label: int
     signals: Mapping[str, float]
     counterfactual: bool = False
+    group: str = ""
+    """The cross-validation group: the item's first gold document (a counterfactual keeps its item's),
+    or the item id when it has no gold source."""
 
 
 @dataclass
@@ -106,7 +112,8 @@ def answerability_samples(service: AnswerService, items: Sequence[QAItem],
                           on_item: Callable[[ItemResult], None] | None = None) -> list[Sample]:
     """Samples from the QA set and its counterfactual negatives (see the module doc)."""
     result = run_eval(service, items, channels=channels, on_item=on_item)
-    out = [Sample(r.item.id, r.item.kind, int(not r.item.expects_refusal), dict(r.answer.signals))
+    out = [Sample(r.item.id, r.item.kind, int(not r.item.expects_refusal), dict(r.answer.signals),
+                  group=group_of(r.item))
            for r in result.items if r.answer is not None and r.answer.signals and r.item.kind != "unsafe"]
     scoped = scoped_ids(items, channels)
     for item in items:
@@ -118,8 +125,14 @@ def answerability_samples(service: AnswerService, items: Sequence[QAItem],
         still = answer.found and all(m.fact_found(f, answer.answer) for f in item.key_facts)
         if not answer.signals or still:
             continue
-        out.append(Sample(f"{item.id}~", item.kind, 0, dict(answer.signals), counterfactual=True))
+        out.append(Sample(f"{item.id}~", item.kind, 0, dict(answer.signals), counterfactual=True,
+                          group=group_of(item)))
     return out
+
+
+def group_of(item: QAItem) -> str:
+    """The cross-validation group of ``item``: its first gold document, else its id."""
+    return item.sources[0].file if item.sources else item.id
 
 
 def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05) -> Fit:
@@ -129,7 +142,7 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
         ValueError: fewer than :data:`FOLDS` samples of either label.
     """
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.model_selection import StratifiedGroupKFold, cross_val_predict
 
     open_ = np.asarray([gate(s.signals) for s in samples])
     x = np.asarray([[s.signals.get(f, 0.0) for f in FEATURES] for s in samples], dtype=float)
@@ -140,8 +153,9 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
                          f"gate lets through, got {int(yo.sum())} and {int(len(yo) - yo.sum())}")
     lr = LogisticRegression(C=1.0, max_iter=1000)
     oof = np.zeros(len(samples))
-    oof[open_] = cross_val_predict(lr, xo, yo, cv=StratifiedKFold(FOLDS, shuffle=True, random_state=SEED),
-                                   method="predict_proba")[:, 1]
+    groups = np.asarray([s.group or s.item_id for s in samples])[open_]
+    cv = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=SEED)
+    oof[open_] = cross_val_predict(lr, xo, yo, groups=groups, cv=cv, method="predict_proba")[:, 1]
     curve = refusal_curve(oof, y, ~open_)
     threshold = choose_threshold(curve, max_false_refusal)
     lr.fit(xo, yo)
@@ -168,12 +182,16 @@ def refusal_curve(p: np.ndarray, y: np.ndarray, gated: np.ndarray | None = None)
 def choose_threshold(curve: Sequence[Mapping[str, float]], max_false_refusal: float) -> float:
     """The largest threshold whose false-refusal rate is ≤ ``max_false_refusal`` — or, when the gates
     alone refuse more answerable samples than that, ≤ the gates' rate (the model adds none) —, rounded
-    to 3 places (halfway to the next probability, so it does not sit on a sample)."""
+    to 3 places. Row ``i`` of the curve refuses ``p < threshold_i``, so every threshold in
+    ``(threshold_{i-1}, threshold_i]`` refuses the same samples: the one returned is halfway between the
+    two (it does not sit on a sample, and the sample at ``threshold_i`` is still answered)."""
     budget = max(max_false_refusal, curve[0]["false_refusal"] if curve else 0.0)
     ok = [i for i, row in enumerate(curve) if row["false_refusal"] <= budget]
     i = max(ok) if ok else 0
-    hi = curve[i + 1]["threshold"] if i + 1 < len(curve) else curve[i]["threshold"]
-    return round(min(1.0, (curve[i]["threshold"] + hi) / 2 if i + 1 < len(curve) else hi), 3)
+    if not curve:
+        return 0.0
+    lo = curve[i - 1]["threshold"] if i > 0 else curve[i]["threshold"]
+    return round(min(1.0, (lo + curve[i]["threshold"]) / 2), 3)
 
 
 def save(fit: Fit, platt: Logistic, meta: Mapping[str, Any], config_files: Sequence[Path]) -> None:

@@ -31,10 +31,13 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         "## Answerability model", "",
         f"{len(fit.samples)} samples: {n_pos} answerable, {n_neg} unanswerable "
         f"({sum(s.counterfactual for s in fit.samples)} of them counterfactual: answerable questions asked "
-        "without their gold documents); the gates (a question needing a value none of the units holds, or "
-        f"naming an identifier no source has) refuse {sum(not gate(s.signals) for s in fit.samples)} of "
+        "without their gold documents); the gates (a question needing a value none of the units holds, "
+        "naming an identifier no source has, or naming a document the answering unit does not come from) "
+        f"refuse {sum(not gate(s.signals) for s in fit.samples)} of "
         "them before the model. "
-        "Logistic regression (C = 1) on the others, stratified 5-fold cross-validation.",
+        "Logistic regression (C = 1) on the others, 5-fold cross-validation grouped by gold document "
+        f"({len({s.group or s.item_id for s in fit.samples})} groups; `StratifiedGroupKFold`: no document "
+        "is in both the fitting and the scored fold).",
         "", "| signal | weight |", "|---|---|",
         *[f"| `{f}` | {fit.model.weights[f]:+.3f} |" for f in FEATURES],
         f"| (bias) | {fit.model.bias:+.3f} |", "",

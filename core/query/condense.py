@@ -14,8 +14,9 @@ merge :func:`merge`:
 2. Context carry — otherwise the lead-in is dropped; a demonstrative ("that domestic cover") becomes
    "the <names> domestic cover", where <names> are the product/document names of the previous
    question; names not placed that way, and — when the follow-up leans on a bare pronoun ("how much
-   would they pay?") or has almost no content words — the previous question's topic words, are added
-   in parentheses.
+   would they pay?") and no demonstrative already placed the names, has at most one content word
+   ("What is the limit?"), or is only a short noun phrase ("And for the other parent?") — the
+   previous question's topic words, are added in parentheses.
 
 Non-follow-ups pass through unchanged.
 """
@@ -189,12 +190,21 @@ def _carry_context(body: str, previous: str) -> str:
     bare = any(w in PRONOUNS - _DETERMINERS or (w in _DETERMINERS and _bare(words, i))
                for i, w in enumerate(words))
     content = [w for w in words if w not in STOPWORDS and w not in _QUESTION_WORDS]
-    topic = _topic_words(previous, names, exclude=words) if bare or not content else []
+    phrase = _is_bare_phrase(words)
+    needs_topic = (bare and not placed) or len(content) <= 1 or phrase
+    topic = _topic_words(previous, names, exclude=words) if needs_topic else []
     context = ("" if placed else " ".join(names)) + (": " if topic and not placed and names else "")
     context += " ".join(topic)
     if not context.strip():
         return body
     return f"{body} ({context.strip()})"
+
+
+def _is_bare_phrase(words: Sequence[str]) -> bool:
+    """A follow-up that is only a short noun phrase ("for the other parent", "fathers", "and
+    acupuncture"): no verb or question word, so it asks the previous question about something else."""
+    return 0 < len(words) <= SHORT_FOLLOW_UP_WORDS and not any(
+        w in _QUESTION_WORDS or w in _VERBISH for w in words)
 
 
 def _names_in(text: str, *, exclude: str) -> list[str]:
