@@ -2,8 +2,9 @@
 
 - A signed event answered, the bolt app rebuilt on the same data dir (a new process's objects over the
   same blob store), the same event redelivered with ``X-Slack-Retry-Num: 2`` → one answer in total.
-  (The process-level version — ``policybot run --http-port`` stopped and started — needs the CLI's HTTP
-  mode and is left to that work; this test drives the same ``build_app`` + ``App.blobs`` contract.)
+  (The process-level version — ``policybot run --http-port`` stopped and started — is
+  ``tests/test_run_http.py::test_a_retry_after_the_process_restarted_is_not_answered_again``; this test
+  drives the same ``build_app`` + ``App.blobs`` contract in one process.)
 - A deleted bot answer (``message_deleted``, or ``message_changed`` to a tombstone) loses its votes, its
   log entry and its verified-answer cache entry; a later 👍 on it is not recorded.
 - A question deleted while its answer is still queued is never answered.

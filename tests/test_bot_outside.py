@@ -202,3 +202,38 @@ def test_outside_thumbs_down_does_not_invalidate_a_verified_answer(
     react(env, served, OUTSIDER, "-1")
     again = answered(env, QUESTION, ts="1718000400.000100")
     assert served.cached and again.cached and cache.stats().invalidations == {}
+
+
+# ---- messages other than mentions --------------------------------------------------------------------
+def outside_message(kind: str, **event: Any) -> dict[str, Any]:
+    """A ``kind`` message event (a shared fixture's name) from OUTSIDER, whose payload names the other
+    organisation."""
+    body = event_body(kind, user=OUTSIDER, text=ASKED, **event)
+    body["event"].update(team=OTHER_TEAM, user_team=OTHER_TEAM, source_team=OTHER_TEAM)
+    return shared(body)
+
+
+def test_outside_dm_message_is_not_answered(env: BotEnv) -> None:
+    env.send(outside_message("message_im", channel="D0EXTDM001"))
+    env.settle()
+    assert env.service.calls == [] and env.slack.calls_to("chat.postMessage") == []
+
+
+def test_outside_reply_in_an_answered_thread_is_not_answered(env: BotEnv) -> None:
+    rec = answered(env)
+    posts = len(env.slack.calls_to("chat.postMessage"))
+    env.send(outside_message("message_channel_thread_reply", channel=CHANNEL, ts="1718000100.000100",
+                             thread_ts=rec.thread_ts))
+    env.settle()
+    assert len(env.service.calls) == 1 and len(env.slack.calls_to("chat.postMessage")) == posts
+
+
+def test_outside_message_shortcut_never_reaches_its_listener(env: BotEnv) -> None:
+    """A message shortcut (https://docs.slack.dev/reference/interaction-payloads/shortcuts-interactions-payload)."""
+    seen: list[str] = []
+    env.app.message_shortcut("policy_quote")(lambda ack, body: (ack(), seen.append(body["user"]["id"])))
+    payload = shortcut(OUTSIDER, OTHER_TEAM) | {
+        "type": "message_action", "callback_id": "policy_quote", "channel": {"id": CHANNEL},
+        "message": {"type": "message", "ts": "1718000000.000100", "text": ASKED}}
+    assert env.driver.send_interaction(payload).status == 200
+    assert seen == []
