@@ -293,7 +293,7 @@ class Store:
              .nprobes(ix.ann_nprobes).ef(ix.ann_ef).refine_factor(ix.ann_refine_factor))
         if where:
             q = q.where(where, prefilter=True)
-        return [(row_chunk(r), 1.0 - float(r["_distance"])) for r in q.to_list()]
+        return [(_row_chunk(r), 1.0 - float(r["_distance"])) for r in q.to_list()]
 
     def keyword_search(self, query: str, k: int, where: str | None = None) -> list[tuple[Chunk, float]]:
         """Top ``k`` chunks by BM25 (LanceDB full-text index); empty for an empty query.
@@ -316,7 +316,7 @@ class Store:
         except Exception as exc:  # e.g. a query made only of operators
             log.warning("keyword search failed: %s", exc)
             return []
-        return [(row_chunk(r), max(0.0, float(r["_score"]))) for r in rows]
+        return [(_row_chunk(r), max(0.0, float(r["_score"]))) for r in rows]
 
 
 def _chunk_row(c: Chunk, v: np.ndarray) -> dict[str, Any]:
@@ -327,7 +327,7 @@ def _chunk_row(c: Chunk, v: np.ndarray) -> dict[str, Any]:
     return row
 
 
-def row_chunk(r: dict[str, Any]) -> Chunk:
+def _row_chunk(r: dict[str, Any]) -> Chunk:
     """A :class:`Chunk` from a row (``context`` is absent in tables older than schema version 6,
     ``page_breaks`` in those older than version 7)."""
     return Chunk(chunk_id=r["chunk_id"], path=r["path"], text=r["text"], page=r["page"],
