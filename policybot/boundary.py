@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from core.errors import ConfigError, PolicybotError, ServiceUnreachableError, StoreError
+from core.errors import CredentialError, PolicybotError, ServiceUnreachableError, StoreError
 
 
 def describe(exc: BaseException, data_dir: Path | str | None = None) -> str | None:
@@ -111,8 +111,9 @@ def reaching(service: str, url: str, key: str) -> Iterator[None]:
 @contextmanager
 def accepted_by_slack(token_env: str, url: str) -> Iterator[None]:
     """Turn Slack refusing a token inside the block (``auth.test``, ``apps.connections.open`` answering
-    ``ok: false``: ``invalid_auth``, ``token_revoked``, ...) into a :class:`ConfigError` naming the
-    environment variable ``token_env``, Slack's error code and ``url`` (``slack.api_base_url``).
+    ``ok: false``: ``invalid_auth``, ``token_revoked``, ...) into a :class:`CredentialError` naming the
+    environment variable ``token_env``, Slack's error code (https://api.slack.com/methods/auth.test#errors),
+    ``url`` (``slack.api_base_url``) and where to get a valid token (:func:`token_refused_text`).
 
     Example: ``with accepted_by_slack("SLACK_BOT_TOKEN", settings.slack.api_base_url): build_app(...)``
     """
@@ -124,13 +125,31 @@ def accepted_by_slack(token_env: str, url: str) -> Iterator[None]:
         code = slack_error_code(exc)
         if code is None:
             raise
-        raise ConfigError(f"Slack at {url} refused {token_env} ({code}); export this app's token "
-                          f"({_TOKEN_KIND.get(token_env, 'token')}) from its Slack app settings, or check "
-                          "slack.api_base_url") from None
+        raise CredentialError(token_refused_text(token_env, code, url)) from None
 
 
-_TOKEN_KIND = {"SLACK_BOT_TOKEN": "Bot User OAuth Token, xoxb-...",
-               "SLACK_APP_TOKEN": "App-Level Token with connections:write, xapp-..."}
+_WHERE = {
+    "SLACK_BOT_TOKEN": "the Bot User OAuth Token (xoxb-...) under OAuth & Permissions of your Slack app",
+    "SLACK_APP_TOKEN": "an app-level token (xapp-...) with the connections:write scope under Basic "
+                       "Information → App-Level Tokens of your Slack app",
+}
+_CAUSES = {
+    "invalid_auth": "the token is wrong, revoked or from another workspace",
+    "not_authed": "no token reached Slack",
+    "token_revoked": "the token was revoked",
+    "token_expired": "the token expired",
+    "account_inactive": "the app was uninstalled or its workspace deactivated",
+    "not_allowed_token_type": "this is another kind of token",
+}
+
+
+def token_refused_text(var: str, code: str, url: str) -> str:
+    """The one line for Slack (its Web API at ``url``) refusing the token in environment variable
+    ``var`` with error ``code``."""
+    cause = _CAUSES.get(code, "Slack refused it")
+    where = _WHERE.get(var, "a valid token from your Slack app's settings")
+    return (f"Slack at {url} refused {var} ({code}: {cause}); copy {where}, export it as {var} and run "
+            "policybot run again (see docs/slack.md)")
 
 
 def slack_error_code(exc: BaseException) -> str | None:
