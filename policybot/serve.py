@@ -113,7 +113,7 @@ def build_bolt(app: App, root: Path) -> BoltApp:
 
     Raises:
         ServiceUnreachableError: Slack's Web API cannot be reached (DNS, refused, TLS, timeout).
-        ConfigError: Slack refused ``SLACK_BOT_TOKEN`` (``auth.test``).
+        CredentialError: Slack refused ``SLACK_BOT_TOKEN`` (``auth.test``).
     """
     from bot.app import build_app, make_client
     from bot.home_admin import admin_section
@@ -208,7 +208,7 @@ def _connect_socket_mode(app: App, bolt: BoltApp) -> SocketModeHandler:
     """Open the Socket Mode connection with ``SLACK_APP_TOKEN``.
 
     Raises:
-        ServiceUnreachableError: Slack cannot be reached. ConfigError: Slack refused the app token.
+        ServiceUnreachableError: Slack cannot be reached. CredentialError: Slack refused the app token.
     """
     from bot.runner import SocketModeHandler
 
