@@ -146,7 +146,7 @@ def replace_chunks(out: dict[str, object], store: Any, path: str, chunks: list[A
     in place: a metadata-only change, core/store_replace.py)."""
     import pyarrow as pa
 
-        from core.store_replace import RETIRED
+    from core.store_replace import RETIRED
     from core.store_schema import chunk_row, chunks_schema
 
     tbl = store._chunks()

@@ -118,7 +118,7 @@ def full_join_replace(store: Any, path: str, chunks: list[Any], vectors: np.ndar
     outer join over every row of the table), rows cut to the table's columns."""
     import pyarrow as pa
 
-        from core.store_schema import chunk_row, chunks_schema, path_filter
+    from core.store_schema import chunk_row, chunks_schema, path_filter
 
     tbl = store._chunks()
     rows = [chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]

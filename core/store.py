@@ -36,19 +36,19 @@ from core.config import IndexSettings, KeywordSettings
 from core.database import Database
 from core.store_location import StoreLocation
 from core.store_maintenance import ensure_indexes, optimize_table
+from core.store_replace import RETIRED, RETIRED_FIELD, count_retired, live_where, purge, switch, top_live
 from core.store_schema import (
     DOCUMENTS_SCHEMA,
     DocStatus,
     DocumentRecord,
+    chunk_row,
     chunks_schema,
     fts_column,
-    chunk_row,
     page_breaks,
     path_filter,
     row_chunk,
     sql_str,
 )
-from core.store_replace import RETIRED, RETIRED_FIELD, count_retired, live_where, purge, switch, top_live
 from core.store_state import STATE_FILE, IndexState, StatePointer, table_names
 from core.types import Chunk
 

@@ -96,9 +96,10 @@ def test_retired_rows_are_never_read(store: Store, monkeypatch: pytest.MonkeyPat
 def test_a_table_without_the_retired_column_gains_it_on_the_first_replacement(tmp_path: Path) -> None:
     store = Store(tmp_path / "data")
     old = pa.schema([f for f in chunks_schema(16) if f.name != RETIRED])
-    rows = [{"chunk_id": c.chunk_id, "path": c.path, "page": 1, "page_end": 1, "section": "", "ordinal": c.ordinal,
-             "text": c.text, "text_hash": c.text_hash, "vector": v.tolist(), "context": "",
-             "indexed_text": c.text, "page_breaks": []} for c, v in zip(version(0), vectors(N), strict=True)]
+    rows = [{"chunk_id": c.chunk_id, "path": c.path, "page": 1, "page_end": 1, "section": "",
+             "ordinal": c.ordinal, "text": c.text, "text_hash": c.text_hash, "vector": v.tolist(),
+             "context": "", "indexed_text": c.text, "page_breaks": []}
+            for c, v in zip(version(0), vectors(N), strict=True)]
     store.db.create_table(store.chunks_table_name, pa.Table.from_pylist(rows, old))
     assert versions_seen([r["text"] for r in store.chunk_rows()]) == {"ver0"}  # no column: all live
     store.replace_chunks("a.md", version(1), vectors(N))
