@@ -154,7 +154,8 @@ def replace_chunks(out: dict[str, object], store: Any, path: str, chunks: list[A
     if set(tbl.schema.names) | {RETIRED} >= set(schema.names):
         store.replace_chunks(path, chunks, vectors)
         return
-    emit(out, "note", "table predates the current chunk schema: replacement cut to the table's columns")
+    if "note" not in out:
+        emit(out, "note", "table predates the current chunk schema: replacement cut to the table's columns")
     rows = [chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]
     keep = [n for n in schema.names if n in tbl.schema.names or n == RETIRED]
     store.replace_rows([path], pa.Table.from_pylist(rows, schema=schema).select(keep))

@@ -50,7 +50,7 @@ def replace(data_dir: str, corpus: Path, questions: list[str]) -> dict[str, obje
         previous = ""
         for i in range(2 * runs):
             design = "shipped" if i % 2 == 0 else "full_join"
-            run = one_replacement(store, embedder, design, previous)
+            run = one_replacement(out, store, embedder, design, previous)
             previous = str(run.pop("marker"))
             times[design].append(float(run["searchable_s"]))  # type: ignore[arg-type]
             emit(out, f"run{i + 1}_{design}", run)
@@ -81,7 +81,8 @@ def clone_tables(data_dir: Path) -> Path:
     return clone
 
 
-def one_replacement(store: Any, embedder: Any, design: str, previous: str) -> dict[str, object]:
+def one_replacement(out: dict[str, object], store: Any, embedder: Any, design: str,
+                    previous: str) -> dict[str, object]:
     """Replace the 50 chunks of one file with new text by ``design``; seconds to commit and until
     searchable (the embedding of the 50 texts is done before and not counted)."""
     from bench.scale_child import _searchable, replace_chunks
@@ -98,7 +99,7 @@ def one_replacement(store: Any, embedder: Any, design: str, previous: str) -> di
                     section="Revised", ordinal=i, text_hash=uuid.uuid4().hex) for i, t in enumerate(texts)]
     t0 = time.perf_counter()
     if design == "shipped":
-        replace_chunks({}, store, path, chunks, vectors)
+        replace_chunks(out, store, path, chunks, vectors)
     else:
         full_join_replace(store, path, chunks, vectors)
     commit_s = time.perf_counter() - t0
