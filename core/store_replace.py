@@ -63,7 +63,8 @@ def switch(tbl: Any, new: pa.Table, paths: Sequence[str]) -> list[str]:
     Args:
         tbl: the chunks table (with the :data:`RETIRED` column).
         new: the new rows, with every column of ``tbl`` (``retired`` may be absent: set false); ids unique.
-        paths: the document's path (and a move's old path) whose other rows are retired.
+        paths: the document's path (and a move's old path) whose other rows are retired (an id that
+            two rows share — two writers before the indexer lease — is flagged through one source row).
 
     Returns:
         The chunk ids retired (to :func:`purge`).
@@ -74,6 +75,9 @@ def switch(tbl: Any, new: pa.Table, paths: Sequence[str]) -> list[str]:
     new = new.select(schema.names).cast(schema)
     old = tbl.search().where(path_filter(paths)).select(schema.names).limit(None).to_arrow()
     old = old.filter(pc.invert(pc.is_in(old.column("chunk_id"), value_set=new.column("chunk_id"))))
+    ids = old.column("chunk_id").to_pylist()
+    first = sorted({i: n for n, i in reversed(list(enumerate(ids)))}.values())  # one row per id
+    old = old.take(pa.array(first, pa.int64()))
     flag = pa.array([True] * old.num_rows, pa.bool_())
     old = old.set_column(old.schema.get_field_index(RETIRED), RETIRED_FIELD, flag).cast(schema)
     source = pa.concat_tables([new, old])

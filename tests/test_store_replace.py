@@ -107,6 +107,15 @@ def test_a_table_without_the_retired_column_gains_it_on_the_first_replacement(tm
     assert all(versions_seen(t) == {"ver1"} for t in snapshot(store))
 
 
+def test_a_document_whose_rows_repeat_an_id_is_still_replaced(store: Store) -> None:
+    tbl = store.db.open_table(store.chunks_table_name)
+    tbl.add(tbl.search().where("chunk_id = 'a.md#v0-7'").limit(None).to_arrow())  # a second writer's copy
+    assert store.duplicate_chunk_ids() == 1
+    store.replace_chunks("a.md", version(1), vectors(N))
+    assert all(versions_seen(t) == {"ver1"} for t in snapshot(store))
+    assert store.duplicate_chunk_ids() == 0 and count_retired(tbl) == 0
+
+
 class Crash(BaseException):
     """A process dying mid-write (not an Exception: nothing on the way catches it)."""
 
