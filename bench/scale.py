@@ -16,7 +16,10 @@ builds; prints disk use. ``measure`` runs, each in a fresh process so figures do
   (embed; both legs + fusion; rerank), then each leg alone (``retrieval.candidates`` rows, shipped
   ``index.ann_*``), the process's RSS (current and peak), one 50-chunk file replaced through
   ``Store.replace_chunks`` and polled until both legs find the new text and the old chunks are gone
-  (commit → searchable; the embedding of the 50 chunks separately), and ``Store.optimize`` time;
+  (commit → searchable; the embedding of the 50 chunks separately; the first replacement adds the
+  all-null ``retired`` column to the built table, in place), and ``Store.optimize`` time;
+- ``replace`` (only with ``--only replace``, local disk): the replacement alone, several runs of the
+  shipped design against the one it replaced, on a shallow clone of the tables (bench/scale_replace.py);
 - ``recall``: recall@20 of the vector leg against exact search (numpy over all vectors) with the shipped
   ``index.ann_*`` settings through ``Store.vector_search``, then for a grid of
   ``nprobes``/``ef``/``refine_factor`` (what ``index.ann_*`` are chosen from), each with its p50/p95.
@@ -226,7 +229,8 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("/tmp/pb-scale"))
     ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     ap.add_argument("--rebuild", action="store_true", help="rebuild even when the rows are there")
-    ap.add_argument("--only", choices=["recall", "serve"], help="measure: run only this child")
+    ap.add_argument("--only", choices=["recall", "serve", "replace"],
+                    help="measure: run only this child (replace: local disk only, never by default)")
     ap.add_argument("--grid", help="recall sweep as 'nprobes,ef,refine;...' (default: GRID)")
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
@@ -244,8 +248,10 @@ def main() -> None:
             if args.phase == "build":
                 build(target, args)
             else:
-                for kind in ("recall", "serve"):  # recall first: the ANN settings decide the rest
-                    if args.only in (None, kind):
+                for kind in ("recall", "serve", "replace"):  # recall first: the ANN settings decide the rest
+                    if kind == "replace" and target != "local" and args.only == kind:
+                        print(f"[{target}] replace: measured on local disk only (a clone of the tables)")
+                    elif args.only == kind or (args.only is None and kind != "replace"):
                         child(kind, target, args, env)
     finally:
         if server is not None:

@@ -1,6 +1,6 @@
 """The measuring processes of bench/scale.py (one per figure set, so RSS and caches are the process's own).
 
-    python bench/scale_child.py serve|recall DATA_DIR CORPUS QUERIES_JSON
+    python bench/scale_child.py serve|recall|replace DATA_DIR CORPUS QUERIES_JSON
 
 Every figure is printed as one JSON line (with the 1-minute load average) as soon as it is measured,
 flushed, so a run stopped half way still leaves what it measured; the last line is all figures as one
@@ -140,24 +140,25 @@ def replace_one_file(out: dict[str, object], app: Any) -> None:
 def replace_chunks(out: dict[str, object], store: Any, path: str, chunks: list[Any],
                    vectors: np.ndarray) -> None:
     """``Store.replace_chunks``; on a table written before the current chunk schema (the 1M dataset was
-    built before schema versions 6–7 added ``context``/``indexed_text``/``page_breaks``, and a real
-    index would be shadow-rebuilt), the same single merge_insert commit with the rows cut to the
-    table's columns."""
+    built before schema versions 6–8 added ``context``/``indexed_text``/``page_breaks``, and a real
+    index would be shadow-rebuilt), ``Store.replace_rows`` — the same two commits — with the rows cut to
+    the table's columns. Either adds the all-null ``retired`` column to a table that lacks it (once,
+    in place: a metadata-only change, core/store_replace.py)."""
     import pyarrow as pa
 
-    from core.store import _chunk_row
-    from core.store_schema import chunks_schema, path_filter
+    from core.store_replace import RETIRED
+    from core.store_schema import chunk_row, chunks_schema
 
     tbl = store._chunks()
     schema = chunks_schema(int(vectors.shape[1]))
-    if set(tbl.schema.names) >= set(schema.names):
+    if set(tbl.schema.names) | {RETIRED} >= set(schema.names):
         store.replace_chunks(path, chunks, vectors)
         return
-    emit(out, "note", "table predates the current chunk schema: replacement cut to the table's columns")
-    rows = [_chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]
-    data = pa.Table.from_pylist(rows, schema=schema).select(tbl.schema.names).cast(tbl.schema)
-    (tbl.merge_insert("chunk_id").when_matched_update_all().when_not_matched_insert_all()
-     .when_not_matched_by_source_delete(path_filter([path])).execute(data))
+    if "note" not in out:
+        emit(out, "note", "table predates the current chunk schema: replacement cut to the table's columns")
+    rows = [chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]
+    keep = [n for n in schema.names if n in tbl.schema.names or n == RETIRED]
+    store.replace_rows([path], pa.Table.from_pylist(rows, schema=schema).select(keep))
 
 
 def _searchable(store: Any, path: str, marker: str, chunk_id: str, vector: np.ndarray) -> bool:
@@ -220,5 +221,7 @@ def sweep_point(search: Callable[[np.ndarray], list[str]], qv: np.ndarray,
 if __name__ == "__main__":
     kind, data_dir, corpus, qfile = sys.argv[1:5]
     qs = json.loads(Path(qfile).read_text())
-    result = (serve if kind == "serve" else recall)(data_dir, Path(corpus), qs)
+    from bench.scale_replace import replace
+
+    result = {"serve": serve, "recall": recall, "replace": replace}[kind](data_dir, Path(corpus), qs)
     print(json.dumps(result), flush=True)

@@ -11,7 +11,9 @@ in the data dir's shared store), so after a shadow rebuild is swapped in, every 
 tables within ``store.read_consistency_s``; a Store pinned to a generation (:meth:`Store.shadow`) writes
 a rebuild beside the live index. Tables come from the data dir's :class:`core.database.Database`.
 
-A file's chunks are replaced in one ``merge_insert`` commit, so a reader sees either the old or the
+A file's chunks are replaced by one commit that never joins the whole table (:mod:`core.store_replace`:
+a ``merge_insert`` on ``chunk_id`` that inserts the new rows and flags the old ones ``retired``, then a
+delete of the retired rows); every read here skips retired rows, so a reader sees either the old or the
 new version, never both or none. Every string that reaches a filter goes through :func:`sql_str`.
 Index maintenance (full-text and ANN indexes, compaction) is in :mod:`core.store_maintenance`.
 LanceDB docs: https://lancedb.github.io/lancedb/
@@ -34,13 +36,17 @@ from core.config import IndexSettings, KeywordSettings
 from core.database import Database
 from core.store_location import StoreLocation
 from core.store_maintenance import ensure_indexes, optimize_table
+from core.store_replace import RETIRED, RETIRED_FIELD, count_retired, live_where, purge, switch, top_live
 from core.store_schema import (
     DOCUMENTS_SCHEMA,
     DocStatus,
     DocumentRecord,
+    chunk_row,
     chunks_schema,
     fts_column,
+    page_breaks,
     path_filter,
+    row_chunk,
     sql_str,
 )
 from core.store_state import STATE_FILE, IndexState, StatePointer, table_names
@@ -48,8 +54,8 @@ from core.types import Chunk
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DOCUMENTS_SCHEMA", "DocStatus", "DocumentRecord", "Store", "chunks_schema", "path_filter",
-           "sql_str"]
+__all__ = ["DOCUMENTS_SCHEMA", "DocStatus", "DocumentRecord", "Store", "chunks_schema", "page_breaks",
+           "path_filter", "sql_str"]
 
 class Store:
     """The index tables of one data dir.
@@ -198,10 +204,12 @@ class Store:
     # ---- chunks -------------------------------------------------------------------------
     def replace_chunks(self, path: str, chunks: Sequence[Chunk], vectors: np.ndarray,
                        also_remove: str | None = None) -> None:
-        """Atomically make ``chunks`` (with ``vectors``, shape (n, dim)) the only chunks of ``path``.
+        """Atomically make ``chunks`` (with ``vectors``, shape (n, dim)) the only chunks of ``path``
+        (and drop those of ``also_remove``, a move's old path): :meth:`replace_rows`. No chunks: the
+        path's chunks are deleted.
 
-        One merge_insert commit: rows of ``path`` (and of ``also_remove``, a move's old path) that
-        are not in ``chunks`` are deleted in the same commit.
+        Raises:
+            ValueError: ``chunks`` and ``vectors`` differ in length.
         """
         if len(chunks) != len(vectors):
             raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
@@ -210,12 +218,32 @@ class Store:
             self.delete_chunks(gone)
             return
         dim = int(vectors.shape[1])
+        rows = [chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]
+        self.replace_rows(gone, pa.Table.from_pylist(rows, schema=chunks_schema(dim)))
+
+    def replace_rows(self, paths: Sequence[str], data: pa.Table) -> None:
+        """Make the rows of ``data`` (every column of the chunks table; ``retired`` may be absent) the
+        only live chunks of ``paths``, in one commit readers follow, then delete the rows it retired
+        (:mod:`core.store_replace`: a reader never sees ``paths`` with no chunks or with old and new
+        chunks together; a crash between the two commits loses nothing). The table is created for the
+        vectors' dimension when missing, and given the ``retired`` column when it lacks it."""
+        dim = int(data.schema.field("vector").type.list_size)
         tbl = self._chunks(dim)
         assert tbl is not None
-        rows = [_chunk_row(c, v) for c, v in zip(chunks, vectors, strict=True)]
-        data = pa.Table.from_pylist(rows, schema=chunks_schema(dim))
-        (tbl.merge_insert("chunk_id").when_matched_update_all().when_not_matched_insert_all()
-         .when_not_matched_by_source_delete(path_filter(gone)).execute(data))
+        if RETIRED not in tbl.schema.names:
+            tbl = self.db.table(self.chunks_table_name, pa.schema([RETIRED_FIELD]))
+        retired = switch(tbl, data, paths)
+        purge(tbl, retired)
+
+    def purge_retired(self) -> int:
+        """Delete every retired chunk row (left by a replacement interrupted between its two commits;
+        reconcile calls this). Returns how many there were."""
+        tbl = self._chunks()
+        n = 0 if tbl is None else count_retired(tbl)
+        if n:
+            purge(tbl)
+            log.warning("deleted %d retired chunk rows left by an interrupted replacement", n)
+        return n
 
     def delete_chunks(self, paths: Sequence[str]) -> None:
         """Delete every chunk of ``paths`` (one commit)."""
@@ -224,22 +252,24 @@ class Store:
             tbl.delete(path_filter(paths))
 
     def chunk_rows(self, where: str | None = None, columns: list[str] | None = None) -> list[dict[str, Any]]:
-        """Raw chunk rows matching ``where`` (a LanceDB filter built with :func:`sql_str`)."""
+        """Raw live chunk rows matching ``where`` (a LanceDB filter built with :func:`sql_str`)."""
         tbl = self._chunks()
         if tbl is None:
             return []
+        where = live_where(tbl, where)
         q = tbl.search().where(where) if where else tbl.search()
         if columns:
             q = q.select(columns)
         return list(q.limit(None).to_arrow().to_pylist())
 
     def chunk_counts(self) -> Counter[str]:
-        """Number of chunks per path (reads only the ``path`` column)."""
+        """Number of live chunks per path (reads only the ``path`` and ``retired`` columns)."""
         tbl = self._chunks()
         if tbl is None:
             return Counter()
-        paths = tbl.search().select(["path"]).limit(None).to_arrow().column("path").to_pylist()
-        return Counter(paths)
+        where = live_where(tbl, None)
+        q = tbl.search().where(where) if where else tbl.search()
+        return Counter(q.select(["path"]).limit(None).to_arrow().column("path").to_pylist())
 
     def duplicate_chunk_ids(self) -> int:
         """How many chunk rows repeat an id already present (0 in a consistent index)."""
@@ -255,7 +285,8 @@ class Store:
         return int(self._documents().version)
 
     def count_chunks(self) -> int:
-        """Number of rows in the chunks table (0 when it does not exist yet)."""
+        """Number of rows in the chunks table (0 when it does not exist yet; metadata only, so it also
+        counts the retired rows of a replacement during the instant between its two commits)."""
         tbl = self._chunks()
         return 0 if tbl is None else int(tbl.count_rows())
 
@@ -293,7 +324,8 @@ class Store:
              .nprobes(ix.ann_nprobes).ef(ix.ann_ef).refine_factor(ix.ann_refine_factor))
         if where:
             q = q.where(where, prefilter=True)
-        return [(_row_chunk(r), 1.0 - float(r["_distance"])) for r in q.to_list()]
+        rows = top_live(lambda n: q.limit(n).to_list(), k)
+        return [(row_chunk(r), 1.0 - float(r["_distance"])) for r in rows]
 
     def keyword_search(self, query: str, k: int, where: str | None = None) -> list[tuple[Chunk, float]]:
         """Top ``k`` chunks by BM25 (LanceDB full-text index); empty for an empty query.
@@ -312,29 +344,9 @@ class Store:
         if where:
             q = q.where(where, prefilter=True)
         try:
-            rows = q.to_list()
+            rows = top_live(lambda n: q.limit(n).to_list(), k)
         except Exception as exc:  # e.g. a query made only of operators
             log.warning("keyword search failed: %s", exc)
             return []
-        return [(_row_chunk(r), max(0.0, float(r["_score"]))) for r in rows]
+        return [(row_chunk(r), max(0.0, float(r["_score"]))) for r in rows]
 
-
-def _chunk_row(c: Chunk, v: np.ndarray) -> dict[str, Any]:
-    row = asdict(c)
-    row["indexed_text"] = c.indexed_text
-    row["vector"] = np.asarray(v, dtype=np.float32).tolist()
-    row["page_breaks"] = [{"offset": o, "page": p} for o, p in c.page_breaks]
-    return row
-
-
-def _row_chunk(r: dict[str, Any]) -> Chunk:
-    """A :class:`Chunk` from a row (``context`` is absent in tables older than schema version 6,
-    ``page_breaks`` in those older than version 7)."""
-    return Chunk(chunk_id=r["chunk_id"], path=r["path"], text=r["text"], page=r["page"],
-                 page_end=r["page_end"], section=r["section"], ordinal=r["ordinal"],
-                 text_hash=r["text_hash"], context=r.get("context") or "", page_breaks=page_breaks(r))
-
-
-def page_breaks(row: dict[str, Any]) -> tuple[tuple[int, int], ...]:
-    """The ``(offset, page)`` breaks of a chunk row (``()`` when the column is absent or null)."""
-    return tuple((int(b["offset"]), int(b["page"])) for b in row.get("page_breaks") or ())

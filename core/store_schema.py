@@ -1,4 +1,5 @@
-"""Row layouts of the index tables and the one way strings reach a LanceDB filter (:func:`sql_str`).
+"""Row layouts of the index tables (chunk ↔ row: :func:`chunk_row`, :func:`row_chunk`) and the one way
+strings reach a LanceDB filter (:func:`sql_str`).
 
 Re-exported by :mod:`core.store`; import from there.
 """
@@ -7,10 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
+import numpy as np
 import pyarrow as pa
+
+from core.types import Chunk
 
 DocStatus = Literal["indexed", "failed"]
 
@@ -34,6 +38,10 @@ def chunks_schema(dimension: int) -> pa.Schema:
     for contextual chunks. Tables written before them have neither column; they are read with
     ``context = ""`` and searched on ``text`` (:func:`fts_column`) until the shadow rebuild that the
     schema version bump starts replaces them.
+
+    ``retired`` (nullable bool) flags the old rows of a document during a replacement, between its
+    two commits (:mod:`core.store_replace`); readers skip them. Null means live: an older table gets
+    the column all-null from its first replacement, without a schema-version bump or a rebuild.
     """
     return pa.schema([
         ("chunk_id", pa.string()), ("path", pa.string()), ("page", pa.int32()),
@@ -42,6 +50,7 @@ def chunks_schema(dimension: int) -> pa.Schema:
         ("vector", pa.list_(pa.float32(), dimension)),
         ("context", pa.string()), ("indexed_text", pa.string()),
         ("page_breaks", pa.list_(pa.struct([("offset", pa.int32()), ("page", pa.int32())]))),
+        ("retired", pa.bool_()),
     ])
 
 
@@ -110,3 +119,26 @@ class DocumentRecord:
         except ValueError:
             return None
         return data if isinstance(data, dict) else None
+
+
+def chunk_row(c: Chunk, v: np.ndarray) -> dict[str, Any]:
+    """The chunks-table row of ``c`` with its vector ``v`` (shape (dim,)), live (``retired`` false)."""
+    row = asdict(c)
+    row["indexed_text"] = c.indexed_text
+    row["vector"] = np.asarray(v, dtype=np.float32).tolist()
+    row["page_breaks"] = [{"offset": o, "page": p} for o, p in c.page_breaks]
+    row["retired"] = False
+    return row
+
+
+def row_chunk(r: dict[str, Any]) -> Chunk:
+    """A :class:`Chunk` from a row (``context`` is absent in tables older than schema version 6,
+    ``page_breaks`` in those older than version 7)."""
+    return Chunk(chunk_id=r["chunk_id"], path=r["path"], text=r["text"], page=r["page"],
+                 page_end=r["page_end"], section=r["section"], ordinal=r["ordinal"],
+                 text_hash=r["text_hash"], context=r.get("context") or "", page_breaks=page_breaks(r))
+
+
+def page_breaks(row: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """The ``(offset, page)`` breaks of a chunk row (``()`` when the column is absent or null)."""
+    return tuple((int(b["offset"]), int(b["page"])) for b in row.get("page_breaks") or ())

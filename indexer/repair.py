@@ -1,7 +1,8 @@
 """Reconcile's drift repair: the documents and chunks tables must agree.
 
 A crash between the per-file commits (chunks first, then the documents row) can leave chunks
-without a documents row, or a documents row whose chunks are missing or incomplete. Orphan chunks are
+without a documents row, or a documents row whose chunks are missing or incomplete; one inside a chunk
+replacement leaves retired rows (:mod:`core.store_replace`), which are deleted first. Orphan chunks are
 deleted; a document whose stored chunk count differs from its row, or that owns a duplicated
 chunk id (two concurrent writers before the writer lock existed), has its chunks dropped and is
 re-indexed (its vectors come
@@ -23,6 +24,7 @@ def repair_drift(store: Store, known: dict[str, DocumentRecord]) -> tuple[set[st
     Orphans: chunks whose path has no documents row, or whose row records no chunks. Paths to
     re-index: rows with ``chunk_count > 0`` whose stored chunk count differs.
     """
+    store.purge_retired()  # a replacement interrupted between its two commits (core.store_replace)
     counts = store.chunk_counts()
     orphans = sorted(p for p in counts if p not in known or known[p].chunk_count == 0)
     if orphans:
