@@ -26,7 +26,7 @@ from core.cpu_share import CpuShare
 from core.database import Database
 from core.embedder import Embedder, embed_queries, make_embedder
 from core.errors import StoreError
-from core.fingerprint import embedding_fingerprint
+from core.fingerprint import embedding_fingerprint, embedding_key
 from core.lease import Lease
 from core.llm.base import AnswerProvider
 from core.rerank.base import Reranker
@@ -36,6 +36,7 @@ from core.store import Store
 from core.store_location import StoreLocation, ensure_runtime_dir
 
 if TYPE_CHECKING:
+    from core.answer.unit_vectors import UnitVectors
     from core.cache import AnswerCache
     from core.metrics import Metrics
     from core.service import AnswerService
@@ -227,7 +228,17 @@ class App:
     def extractive(self) -> ExtractiveAnswerer:
         """The extractive answerer: the provider without LLMs, the chain's last link, and the assessor
         of answerability for LLM answers."""
-        return ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary)
+        return ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary,
+                                  self.unit_vectors)
+
+    @cached_property
+    def unit_vectors(self) -> UnitVectors:
+        """The answerer's stored unit vectors (:mod:`core.answer.unit_vectors`) in :attr:`database`,
+        keyed by this embedder (the key is computed on first use: it loads the model)."""
+        from core.answer.unit_vectors import UnitVectors
+
+        fingerprint = embedding_fingerprint(self.settings)
+        return UnitVectors(self.database, lambda: embedding_key(fingerprint, self.embedder))
 
     @cached_property
     def provider(self) -> AnswerProvider:
