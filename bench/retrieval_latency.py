@@ -23,6 +23,7 @@ and the host's ``lscpu`` model and flags. Example::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import time
@@ -128,6 +129,7 @@ def main() -> None:
     ap.add_argument("--qa", type=Path, default=REPO.parent / "shared" / "corpus" / "qa_dev.yaml")
     ap.add_argument("--context", type=Path, default=REPO / "docs" / "eval" / "qa_dev_context.yaml")
     ap.add_argument("--no-fill", action="store_true", help="do not complete the stored unit vectors")
+    ap.add_argument("--eval-json", type=Path, help="also write the eval's JSON (as `policybot eval --json`)")
     args = ap.parse_args()
     model, flags = host()
     print(f"host: {model}; load average before: {os.getloadavg()}")
@@ -156,6 +158,10 @@ def main() -> None:
     print(f"eval: {len(items)} items; " + ", ".join(
         f"{k} {summary[k]:.3f}" for k in ("hit_at_5", "key_fact_recall", "refusal_accuracy")
         if summary.get(k) is not None))
+    if args.eval_json is not None:
+        from core.eval.report import to_json
+
+        args.eval_json.write_text(json.dumps(to_json(result), ensure_ascii=False), encoding="utf-8")
     report(rows)
     print(f"load average after: {os.getloadavg()}")
     print(f"lscpu flags: {flags}")

@@ -24,7 +24,7 @@ from core.blobs import BlobStore, check_conditional_writes, make_blob_store
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.cpu_share import CpuShare
 from core.database import Database
-from core.embedder import Embedder, embed_queries, make_embedder
+from core.embedder import Embedder, RecentTexts, embed_queries, make_embedder
 from core.errors import StoreError
 from core.fingerprint import embedding_fingerprint, embedding_key
 from core.lease import Lease
@@ -54,6 +54,7 @@ class LazyEmbedder:
         self._share = share
         self._real: Embedder | None = None
         self._lock = threading.Lock()
+        self._recent = RecentTexts()  # a question is embedded by retrieval, then by the answerer
         self.model_id = settings.model
 
     def load(self) -> Embedder:
@@ -92,12 +93,14 @@ class LazyEmbedder:
         return self.load().count_tokens(text)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed passages (loads the model); shape (n, dimension)."""
-        return self.load().embed(texts)
+        """Embed passages (loads the model); shape (n, dimension). A text embedded alone recently
+        under the same prompt is not embedded again (:class:`~core.embedder.RecentTexts`)."""
+        return self._recent.embed(self._settings.passage_prompt, texts, lambda t: self.load().embed(t))
 
     def embed_query(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed questions with the query prompt (loads the model); shape (n, dimension)."""
-        return embed_queries(self.load(), texts)
+        """Embed questions with the query prompt (loads the model); shape (n, dimension); recent
+        single texts as :meth:`embed`."""
+        return self._recent.embed(self._settings.query_prompt, texts, lambda t: embed_queries(self.load(), t))
 
 
 class App:

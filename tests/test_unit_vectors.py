@@ -14,13 +14,17 @@ import pytest
 
 from core.answer.extractive import ExtractiveAnswerer
 from core.answer.unit_vectors import BATCH_CHUNKS, FillResult, UnitVectorJob, UnitVectors, chunk_unit_texts
+from core.answering import PolicyAnswerService
+from core.config import EmbeddingSettings
 from core.database import Database
 from core.embedder import FakeEmbedder
 from core.llm.base import GenerationRequest
+from core.retrieval import HybridRetriever
 from core.store import Store
 from core.types import Chunk, ScoredChunk
+from policybot.factory import LazyEmbedder
 from tests.cli_helpers import LEAVE, CliProcess, policy_folder, run_cli, write_config
-from tests.retrieval_helpers import ANSWER, add_document, new_store
+from tests.retrieval_helpers import ANSWER, RETRIEVAL, add_document, new_store
 
 CLAIMS = ["Claims must be filed within 30 days of discharge. Late claims need a written reason from "
           "the treating doctor.",
@@ -83,6 +87,27 @@ def test_an_unreadable_store_is_logged_and_the_units_are_embedded(tmp_path: Path
     assert any("bucket unreachable" in r.getMessage() for r in caplog.records)
 
 
+def _asked_with(store: Store, vectors: UnitVectors, settings: EmbeddingSettings) -> list[str]:
+    """The texts the model received while answering :data:`QUESTION` (retrieval + answer)."""
+    lazy = LazyEmbedder(settings)
+    answerer = ExtractiveAnswerer(ANSWER, lazy, unit_vectors=vectors)
+    assert PolicyAnswerService(HybridRetriever(store, lazy, RETRIEVAL), answerer).ask(QUESTION).found
+    fake = lazy.load()
+    assert isinstance(fake, FakeEmbedder)
+    return fake.texts
+
+
+def test_the_answerer_reuses_the_question_vector_retrieval_just_computed(tmp_path: Path) -> None:
+    store, vectors, _ = _filled(tmp_path)
+    assert _asked_with(store, vectors, EmbeddingSettings(provider="fake")) == [QUESTION]
+
+
+def test_with_different_query_and_passage_prompts_the_question_is_embedded_for_each(tmp_path: Path) -> None:
+    store, vectors, _ = _filled(tmp_path)
+    e5 = EmbeddingSettings(provider="fake", query_prompt="query: ", passage_prompt="passage: ")
+    assert _asked_with(store, vectors, e5) == [f"query: {QUESTION}", f"passage: {QUESTION}"]
+
+
 def test_a_changed_chunk_gets_its_units_recomputed_and_only_it(tmp_path: Path) -> None:
     store, vectors, _ = _filled(tmp_path)
     edited = [CLAIMS[0], "Room rent is covered up to 2% of the sum insured per day."]
@@ -110,6 +135,16 @@ def test_a_run_out_of_budget_stops_between_batches_and_the_next_run_continues(tm
     first = job.run()
     assert (first.chunks, first.remaining) == (BATCH_CHUNKS, 40 - BATCH_CHUNKS)
     assert job.run().remaining == 0 and job.vectors.count() == 40
+
+
+def test_a_run_that_wrote_rows_leaves_the_table_compacted(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    texts = [f"Benefit {i} pays {i + 10} percent of the cost of treatment number {i}." for i in range(40)]
+    add_document(store, FakeEmbedder(), "health/benefits.pdf", texts)
+    job = UnitVectorJob(UnitVectors(store.db, lambda: "key-a"), store, FakeEmbedder())
+    assert job.run().chunks == 40  # two commits of BATCH_CHUNKS and fewer
+    stats = dict(store.db.open_table("unit_vectors").stats())
+    assert stats["fragment_stats"]["num_fragments"] == 1
 
 
 def test_rows_of_another_embedding_key_are_never_returned(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ import pyarrow as pa
 from core.answer.sentences import SPLIT_VERSION, embedded_text, quotable, split_units
 from core.database import Database
 from core.embedder import Embedder
+from core.store_maintenance import optimize_table
 from core.store_schema import sql_str
 from core.types import Chunk
 
@@ -133,6 +134,14 @@ class UnitVectors:
         tbl = self.db.table(TABLE, SCHEMA)
         tbl.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
+    def optimize(self, cleanup_older_than_s: float) -> None:
+        """Compact the table (each job commit adds a fragment; a lookup reads every fragment's ids)
+        and delete versions older than ``cleanup_older_than_s``
+        (:func:`core.store_maintenance.optimize_table`)."""
+        tbl = self.db.find_table(TABLE)
+        if tbl is not None:
+            optimize_table([tbl], cleanup_older_than_s)
+
     def count(self) -> int:
         """Rows in the table (every key)."""
         tbl = self.db.find_table(TABLE)
@@ -179,15 +188,19 @@ class UnitVectorJob:
         embedder: the same embedder the answerer uses (passages: :meth:`Embedder.embed`).
         budget_s: seconds of embedding per run (:data:`RUN_BUDGET_S`); at least one batch runs.
         stop: when it returns True the run ends after the batch under way (process shutting down).
+        cleanup_older_than_s: a run that wrote rows compacts the table and deletes versions older
+            than this (``index.cleanup_older_than_s``).
     """
 
     def __init__(self, vectors: UnitVectors, store: ChunkSource, embedder: Embedder, *,
-                 budget_s: float = RUN_BUDGET_S, stop: Callable[[], bool] = lambda: False) -> None:
+                 budget_s: float = RUN_BUDGET_S, stop: Callable[[], bool] = lambda: False,
+                 cleanup_older_than_s: float = 600.0) -> None:
         self.vectors = vectors
         self.store = store
         self.embedder = embedder
         self.budget_s = budget_s
         self.stop = stop
+        self.cleanup_older_than_s = cleanup_older_than_s
         self._complete_at: tuple[int, int] | None = None
 
     def run(self) -> FillResult:
@@ -207,6 +220,7 @@ class UnitVectorJob:
         if remaining == 0:
             self._complete_at = version
         if chunks:
+            self.vectors.optimize(self.cleanup_older_than_s)
             log.info("unit vectors: %d chunks (%d units) in %.1fs, %d chunks left", chunks, units,
                      time.perf_counter() - t0, remaining)
         return FillResult(chunks, units, remaining)
