@@ -4,7 +4,8 @@ Over an existing index, with the config's answer path (extractive answerer; set 
 offline`` in the config for the eval protocol of docs/eval.md):
 
 1. the stored unit vectors are completed first (:class:`core.answer.unit_vectors.UnitVectorJob`, what
-   the indexer role's ``unit-vectors`` job does; ``--no-fill`` skips it to measure the old path);
+   the indexer role's ``unit-vectors`` job does; ``--no-fill`` skips it; ``--old-path`` answers
+   without them: every unit embedded per question, as before);
 2. a few warm-up questions unrelated to the QA set load the models;
 3. every item of the QA set is asked through :func:`core.eval.run_eval` (follow-ups with their
    conversation, items in their channel scope from ``--context``), and per question the stages of
@@ -111,8 +112,8 @@ def report(rows: Sequence[Mapping[str, float]]) -> None:
     rest = [r.get("generate", 0.0) - r.get("lookup", 0.0) - r.get("embedder", 0.0) for r in rows]
     print(f"| generate: the rest (splitting, scoring, choosing, rendering) | {pct(rest)} |")
     texts = [r.get("embedder_n", 0.0) for r in rows]
-    print(f"texts embedded per answer: mean {np.mean(texts):.1f}, max {max(texts):.0f} "
-          "(1 = only the question)")
+    print(f"texts handed to the embedder per answer: mean {np.mean(texts):.1f}, max {max(texts):.0f} "
+          "(1 = only the question, which may be a lookup of retrieval's vector)")
 
 
 def main() -> None:
@@ -129,15 +130,19 @@ def main() -> None:
     ap.add_argument("--qa", type=Path, default=REPO.parent / "shared" / "corpus" / "qa_dev.yaml")
     ap.add_argument("--context", type=Path, default=REPO / "docs" / "eval" / "qa_dev_context.yaml")
     ap.add_argument("--no-fill", action="store_true", help="do not complete the stored unit vectors")
+    ap.add_argument("--old-path", action="store_true",
+                    help="answer without stored unit vectors (every unit embedded per question, as before)")
     ap.add_argument("--eval-json", type=Path, help="also write the eval's JSON (as `policybot eval --json`)")
     args = ap.parse_args()
     model, flags = host()
     print(f"host: {model}; load average before: {os.getloadavg()}")
     app = App(load_config(args.config, data_dir=args.data_dir, policy_root=args.root))
     print(f"chunks in index: {app.store.count_chunks()}")
-    if not args.no_fill:
+    if not (args.no_fill or args.old_path):
         fill(app)
     service, finder = app.service, app.extractive.finder
+    if args.old_path:
+        finder.stored = None
     for q in WARM_UP:
         service.ask(q)
     sink: dict[str, float] = {}

@@ -193,8 +193,10 @@ class EvidenceFinder:
             log.warning("stored unit vectors unreadable (%s: %s); embedding the units instead",
                         type(exc).__name__, exc)
             return todo
+        assert self.embedder is not None
+        dim = (self.embedder.dimension,)  # a vector of another shape is never used (a damaged row)
         for t in todo:
-            if t in found:
+            if t in found and np.shape(found[t]) == dim:
                 self._vectors[t] = np.asarray(found[t], dtype=np.float32)
         return [t for t in todo if t not in self._vectors]
 
