@@ -347,7 +347,9 @@ class IndexSettings(_Section):
     partitions probed, ``ann_ef`` HNSW candidates, ``ann_refine_factor``: that many × k candidates
     re-scored with the full vectors); how long old table versions are kept; how many rows the ANN (or
     full-text) index may miss before the optimize job re-indexes a table that has an ANN index
-    (``optimize_min_unindexed_rows``: below it the job skips the table; those rows are searched flat).
+    (``optimize_min_unindexed_rows``: below it the job skips the table; those rows are searched flat);
+    how often the indexer role embeds the sentences of chunks new since its last run for the answerer
+    (``unit_vectors_interval_s``, 0 = never: every answer then embeds them; :mod:`core.answer.unit_vectors`).
     Tuned by bench/scale.py at 1M chunks (docs/benchmarks.md); none of them is in the config
     fingerprint (no rebuild needed)."""
 
@@ -359,6 +361,7 @@ class IndexSettings(_Section):
     optimize_min_unindexed_rows: int = Field(5000, ge=0)
     cleanup_older_than_s: float = Field(600.0, ge=0)
     optimize_interval_s: float = Field(900.0, gt=0)
+    unit_vectors_interval_s: float = Field(60.0, ge=0)
 
 
 class StoreSettings(_Section):

@@ -1,8 +1,9 @@
 """The one owner of the LanceDB connection of a data dir: hands out tables and runs their migrations.
 
 Every module that keeps rows in LanceDB (:mod:`core.store`, :mod:`core.answer_log`,
-:mod:`core.cache.store`, :mod:`indexer.embed_cache`) receives a :class:`Database`, never the raw
-connection, and asks it for tables by name (in the manner of sqlite-utils' ``Database``):
+:mod:`core.answer.unit_vectors`, :mod:`core.cache.store`, :mod:`indexer.embed_cache`) receives a
+:class:`Database`, never the raw connection, and asks it for tables by name (in the manner of
+sqlite-utils' ``Database``):
 
 - :meth:`Database.table` opens a table, creating it with its schema when missing and adding the columns
   a newer schema has (all-null, or filled by a SQL default) — the one place schema migrations run;

@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import threading
 import time
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -230,6 +232,41 @@ class FakeEmbedder:
             out[i] = out[i] / norm if norm else out[i]
             if not norm:
                 out[i, 0] = 1.0
+        return out
+
+
+class RecentTexts:
+    """The vectors of the last ``size`` texts embedded *alone*, keyed by prompt and text (an LRU).
+
+    A question is embedded alone by retrieval (query prompt) and again by the extractive answerer
+    (passage prompt, :mod:`core.answer.evidence`); with equal prompts (MiniLM: none) the second is a
+    lookup of the same vector. Only single texts are kept: a text embedded inside a batch may differ in
+    the last bits from the same text embedded alone, so a lookup returns exactly what embedding it
+    alone would. Thread-safe.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, prompt: str, texts: Sequence[str], compute: Callable[[Sequence[str]], np.ndarray]
+              ) -> np.ndarray:
+        """``compute(texts)``, or for one text seen alone before under ``prompt`` its kept vector
+        (a copy); shape (len(texts), dimension)."""
+        if len(texts) != 1:
+            return compute(texts)
+        key = (prompt, texts[0])
+        with self._lock:
+            hit = self._vectors.get(key)
+            if hit is not None:
+                self._vectors.move_to_end(key)
+                return hit[None, :].copy()
+        out = np.asarray(compute(texts), dtype=np.float32)
+        with self._lock:
+            self._vectors[key] = out[0].copy()
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
         return out
 
 

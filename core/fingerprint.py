@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from core.config import Settings
+
+if TYPE_CHECKING:
+    from core.embedder import Embedder
 
 SCHEMA_VERSION = 8
 """Bump when the stored row layout or the extraction/chunking code changes its output (6: contextual
@@ -53,3 +57,11 @@ def config_fingerprint(settings: Settings) -> str:
 def embedding_fingerprint(settings: Settings) -> str:
     """SHA-256 hex of :func:`embedding_inputs`."""
     return _digest(embedding_inputs(settings))
+
+
+def embedding_key(settings_fingerprint: str, embedder: Embedder) -> str:
+    """SHA-256 hex of the embedding settings' fingerprint (:func:`embedding_fingerprint`), the loaded
+    model's id and its dimension: the key of every stored vector (chunk-level embedding cache, unit
+    vectors); vectors of another key are never reused."""
+    raw = f"{settings_fingerprint}\x00{embedder.model_id}\x00{embedder.dimension}"
+    return hashlib.sha256(raw.encode()).hexdigest()

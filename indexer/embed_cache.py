@@ -25,22 +25,19 @@ import pyarrow as pa
 
 from core.database import Database
 from core.embedder import Embedder
+from core.fingerprint import embedding_key
 from core.store import sql_str
 from core.types import Chunk
 
 log = logging.getLogger(__name__)
+
+__all__ = ["Embedded", "EmbeddingCache", "embedding_key", "indexed_hash"]
 
 TABLE = "embedding_cache"
 LOOKUP_BATCH = 500
 """Ids per ``IN (...)`` filter."""
 SCHEMA = pa.schema([("id", pa.string()), ("key", pa.string()), ("text_hash", pa.string()),
                     ("vector", pa.list_(pa.float32()))])
-
-
-def embedding_key(settings_fingerprint: str, embedder: Embedder) -> str:
-    """SHA-256 hex of the embedding settings' fingerprint, the model id and the dimension."""
-    raw = f"{settings_fingerprint}\x00{embedder.model_id}\x00{embedder.dimension}"
-    return hashlib.sha256(raw.encode()).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,11 @@ class Indexer:
         self._stop.set()
         self._abort_extraction()
 
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`request_stop` was called (maintenance jobs end early too)."""
+        return self._stop.is_set()
+
     def _abort_extraction(self) -> None:
         if self._worker is not None:
             self._worker.abort()

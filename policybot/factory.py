@@ -24,9 +24,9 @@ from core.blobs import BlobStore, check_conditional_writes, make_blob_store
 from core.config import EmbeddingSettings, Secrets, Settings
 from core.cpu_share import CpuShare
 from core.database import Database
-from core.embedder import Embedder, embed_queries, make_embedder
+from core.embedder import Embedder, RecentTexts, embed_queries, make_embedder
 from core.errors import StoreError
-from core.fingerprint import embedding_fingerprint
+from core.fingerprint import embedding_fingerprint, embedding_key
 from core.lease import Lease
 from core.llm.base import AnswerProvider
 from core.rerank.base import Reranker
@@ -36,6 +36,7 @@ from core.store import Store
 from core.store_location import StoreLocation, ensure_runtime_dir
 
 if TYPE_CHECKING:
+    from core.answer.unit_vectors import UnitVectors
     from core.cache import AnswerCache
     from core.metrics import Metrics
     from core.service import AnswerService
@@ -53,6 +54,7 @@ class LazyEmbedder:
         self._share = share
         self._real: Embedder | None = None
         self._lock = threading.Lock()
+        self._recent = RecentTexts()  # a question is embedded by retrieval, then by the answerer
         self.model_id = settings.model
 
     def load(self) -> Embedder:
@@ -91,12 +93,14 @@ class LazyEmbedder:
         return self.load().count_tokens(text)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed passages (loads the model); shape (n, dimension)."""
-        return self.load().embed(texts)
+        """Embed passages (loads the model); shape (n, dimension). A text embedded alone recently
+        under the same prompt is not embedded again (:class:`~core.embedder.RecentTexts`)."""
+        return self._recent.embed(self._settings.passage_prompt, texts, lambda t: self.load().embed(t))
 
     def embed_query(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed questions with the query prompt (loads the model); shape (n, dimension)."""
-        return embed_queries(self.load(), texts)
+        """Embed questions with the query prompt (loads the model); shape (n, dimension); recent
+        single texts as :meth:`embed`."""
+        return self._recent.embed(self._settings.query_prompt, texts, lambda t: embed_queries(self.load(), t))
 
 
 class App:
@@ -227,7 +231,17 @@ class App:
     def extractive(self) -> ExtractiveAnswerer:
         """The extractive answerer: the provider without LLMs, the chain's last link, and the assessor
         of answerability for LLM answers."""
-        return ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary)
+        return ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary,
+                                  self.unit_vectors)
+
+    @cached_property
+    def unit_vectors(self) -> UnitVectors:
+        """The answerer's stored unit vectors (:mod:`core.answer.unit_vectors`) in :attr:`database`,
+        keyed by this embedder (the key is computed on first use: it loads the model)."""
+        from core.answer.unit_vectors import UnitVectors
+
+        fingerprint = embedding_fingerprint(self.settings)
+        return UnitVectors(self.database, lambda: embedding_key(fingerprint, self.embedder))
 
     @cached_property
     def provider(self) -> AnswerProvider:

@@ -30,16 +30,18 @@ Jaccard ≥ 0.6) are skipped. Headings and page furniture are never quoted.
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
-from core.answer.sentences import Unit, is_furniture, is_heading, split_units, unit_offset
+from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
 from core.answer.table_cells import identifier_in_table, typed_row
 from core.bm25 import bm25_scores, scaled
 from core.embedder import Embedder
@@ -47,7 +49,9 @@ from core.llm.base import GenerationRequest
 from core.query.definition import defined_term
 from core.query.exact import extract_terms
 from core.text import content_terms, normalise_numbers, quantities, terms
-from core.types import page_at
+from core.types import Chunk, page_at
+
+log = logging.getLogger(__name__)
 
 UNIT_WEIGHTS = {"similarity": 0.45, "coverage": 0.30, "bm25": 0.10, "source": 0.15}
 """Weights of the unit relevance parts (sum 1); see the module doc."""
@@ -61,6 +65,16 @@ VECTOR_CACHE = 20_000
 QUALIFIER = re.compile(r"^\W*(?:however|provided|but|except|unless|subject to|notwithstanding|this (?:limit|"
                        r"sub-?limit|benefit|cover|exclusion) (?:shall|does|will|is)\b)", re.IGNORECASE)
 """A sentence that qualifies the one before it (an exception or a condition)."""
+
+
+class UnitVectorLookup(Protocol):
+    """Where unit vectors computed ahead of the question are kept
+    (:class:`core.answer.unit_vectors.UnitVectors`)."""
+
+    def lookup(self, chunks: Sequence[Chunk]) -> Mapping[str, np.ndarray]:
+        """Unit text (:func:`~core.answer.sentences.embedded_text`) → L2-normalised float32 vector
+        (shape (dimension,)) for the stored units of ``chunks``; texts without one are absent."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -101,11 +115,16 @@ class EvidenceFinder:
         embedder: for question/unit similarity (``None``: lexical parts only). Unit vectors are
             cached by text (LRU of :data:`VECTOR_CACHE` entries), so popular passages embed once.
         max_units: most units quoted (``answer.max_sentences``).
+        stored: unit vectors computed ahead (the indexer role's ``unit-vectors`` job,
+            :mod:`core.answer.unit_vectors`): looked up before anything is embedded; units they lack
+            are embedded with the question. A failing lookup is logged and counts as all misses.
     """
 
-    def __init__(self, embedder: Embedder | None, max_units: int = 6) -> None:
+    def __init__(self, embedder: Embedder | None, max_units: int = 6,
+                 stored: UnitVectorLookup | None = None) -> None:
         self.embedder = embedder
         self.max_units = max_units
+        self.stored = stored
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def find(self, request: GenerationRequest) -> Evidence:
@@ -124,12 +143,12 @@ class EvidenceFinder:
         q_terms = set(content_terms(request.question, question=True))
         if not units or not q_terms:
             return []
-        texts = [f"{u.lead} {u.text}".strip() for u in units]
+        texts = [embedded_text(u) for u in units]
         bags = [content_terms(t) for t in texts]
         idf = _idf(q_terms, [set(b) for b in bags], _name_terms(request.question))
         total = sum(idf.values()) or 1.0
         lexical = scaled(bm25_scores(sorted(q_terms), bags))
-        sims = self._similarities(request.question, texts)
+        sims = self._similarities(request, units, texts)
         defines = _defined(request.question)
         out = []
         for i, (u, bag) in enumerate(zip(units, bags, strict=True)):
@@ -143,11 +162,16 @@ class EvidenceFinder:
                                   parts["similarity"], typed, covered))
         return sorted(out, key=lambda s: -s.relevance)
 
-    def _similarities(self, question: str, texts: Sequence[str]) -> np.ndarray | None:
+    def _similarities(self, request: GenerationRequest, units: Sequence[Unit],
+                      texts: Sequence[str]) -> np.ndarray | None:
+        """Cosine of the question with each text: vectors from the LRU, then the stored ones, then
+        the rest embedded in one call with the question."""
         if self.embedder is None:
             return None
         todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
-        vecs = _unit_rows(self.embedder.embed([question, *todo]))
+        if todo and self.stored is not None:
+            todo = self._from_store(request, units, texts, todo)
+        vecs = _unit_rows(self.embedder.embed([request.question, *todo]))
         for text, vec in zip(todo, vecs[1:], strict=True):
             self._vectors[text] = vec
         for t in texts:
@@ -156,13 +180,32 @@ class EvidenceFinder:
             self._vectors.popitem(last=False)
         return np.asarray([float(self._vectors[t] @ vecs[0]) for t in texts], dtype=np.float32)
 
+    def _from_store(self, request: GenerationRequest, units: Sequence[Unit], texts: Sequence[str],
+                    todo: list[str]) -> list[str]:
+        """Put the stored vectors of ``todo``'s texts into the LRU; returns the texts still missing."""
+        assert self.stored is not None
+        wanted = set(todo)
+        chunks = {request.sources[u.source - 1].chunk.chunk_id: request.sources[u.source - 1].chunk
+                  for u, t in zip(units, texts, strict=True) if t in wanted}
+        try:
+            found = self.stored.lookup(list(chunks.values()))
+        except Exception as exc:  # a store problem must not cost the answer: embed them instead
+            log.warning("stored unit vectors unreadable (%s: %s); embedding the units instead",
+                        type(exc).__name__, exc)
+            return todo
+        assert self.embedder is not None
+        dim = (self.embedder.dimension,)  # a vector of another shape is never used (a damaged row)
+        for t in todo:
+            if t in found and np.shape(found[t]) == dim:
+                self._vectors[t] = np.asarray(found[t], dtype=np.float32)
+        return [t for t in todo if t not in self._vectors]
+
 
 def quotable_units(request: GenerationRequest) -> list[Unit]:
     """The sentences, list items and table rows of the sources that may be quoted: headings (unless
     an item or row with a lead) and page furniture are left out."""
-    units = [u for i, sc in enumerate(request.sources, start=1) for u in split_units(sc.chunk.text, i)]
-    return [u for u in units if not is_furniture(u) and (not is_heading(u) or (u.kind in ("item", "row")
-                                                                              and u.lead))]
+    return [u for i, sc in enumerate(request.sources, start=1)
+            for u in quotable(split_units(sc.chunk.text, i))]
 
 
 def choose(ranked: Sequence[ScoredUnit], atype: AnswerType, max_units: int) -> list[ScoredUnit]:

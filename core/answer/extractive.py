@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.answer.answerability import answerability, gate
-from core.answer.evidence import Evidence, EvidenceFinder, ScoredUnit, unit_page
+from core.answer.evidence import Evidence, EvidenceFinder, ScoredUnit, UnitVectorLookup, unit_page
 from core.answer.per_document import by_document, document_labels, per_document
 from core.answer.refusal import NOT_FOUND_TEXT, nearest_units, refusal
 from core.answer.sentences import Unit, list_items, split_units
@@ -62,15 +62,18 @@ class ExtractiveAnswerer:
         embedder: optional; when given, unit/question cosine similarity joins the unit relevance.
         glossary: abbreviation → expansion (``retrieval.glossary``); the first use of each
             abbreviation in the quoted text is expanded ("Up to SI" → "Up to SI (sum insured)").
+        unit_vectors: unit vectors computed ahead (:class:`core.answer.unit_vectors.UnitVectors`),
+            looked up before embedding; ``None``: every unit is embedded when asked.
     """
 
     name = "extractive"
 
     def __init__(self, settings: AnswerSettings, embedder: Embedder | None = None,
-                 glossary: Mapping[str, str] | None = None) -> None:
+                 glossary: Mapping[str, str] | None = None,
+                 unit_vectors: UnitVectorLookup | None = None) -> None:
         self.settings = settings
         self.glossary = dict(glossary or {})
-        self.finder = EvidenceFinder(embedder, settings.max_sentences)
+        self.finder = EvidenceFinder(embedder, settings.max_sentences, unit_vectors)
 
     def generate(self, request: GenerationRequest) -> Generation:
         """Quote the chosen units of ``request.sources``, or refuse (see module doc). Never raises."""

@@ -40,6 +40,11 @@ _ABBREV_END = re.compile(
     re.IGNORECASE,
 )
 MAX_UNIT_CHARS = 600
+SPLIT_VERSION = 1
+"""Bump when :func:`split_units`, :func:`is_heading` or :func:`is_furniture` change which units a text
+has or their text: stored unit vectors (:mod:`core.answer.unit_vectors`) are keyed by it, so the
+maintenance job recomputes them (a forgotten bump costs only on-the-fly embedding: they are matched
+by text)."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,18 @@ def is_furniture(unit: Unit) -> bool:
     codes = sum(_CODE_TOKEN.match(t) is not None for t in tokens)
     return words < 25 and (_PAGE_LINE.search(unit.text) is not None or markers > 0) or (
         words < 60 and markers >= 2) or codes >= 3 or (codes >= 1 and _PAGE_OF.search(unit.text) is not None)
+
+
+def quotable(units: list[Unit]) -> list[Unit]:
+    """The units that may be quoted: headings (unless an item or row with a lead) and page furniture
+    are left out."""
+    return [u for u in units if not is_furniture(u) and (not is_heading(u) or (u.kind in ("item", "row")
+                                                                             and u.lead))]
+
+
+def embedded_text(unit: Unit) -> str:
+    """What is embedded for ``unit``: its lead-in (list lead-in, table header, heading) and text."""
+    return f"{unit.lead} {unit.text}".strip()
 
 
 def unit_offset(text: str, unit: Unit) -> int | None:

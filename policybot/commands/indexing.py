@@ -143,6 +143,13 @@ def start_watcher(ctx: typer.Context, app: App, root: Path, *, hold_lock: bool =
         write_snapshot(app.store)
 
     watcher.scheduler.add_job(optimize, app.settings.index.optimize_interval_s, "store-optimize")
+    if app.settings.index.unit_vectors_interval_s > 0:  # answers then look sentence vectors up
+        from core.answer.unit_vectors import UnitVectorJob
+
+        job = UnitVectorJob(app.unit_vectors, app.store, app.embedder, stop=lambda: app.indexer.stopping,
+                            cleanup_older_than_s=app.settings.index.cleanup_older_than_s)
+        watcher.scheduler.add_job(job.run, app.settings.index.unit_vectors_interval_s, "unit-vectors",
+                                  run_now=True)
     return watcher
 
 
