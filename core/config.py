@@ -165,6 +165,20 @@ class RetrievalSettings(_Section):
         return v
 
 
+class LexiconSettings(_Section):
+    """Offline word resources for questions (docs/retrieval.md): bilingual dictionaries in the dictd
+    format for cross-language retrieval (``cross_language``; FreeDict, ``make system-deps``), and at
+    most ``translation_terms`` document words per translated question word.
+    ``cross_language_vector``: the embedding model reads the documents' languages too (a multilingual
+    model), so its vector leg and cosine still count for a translated question; false for the bundled
+    English-only MiniLM."""
+
+    dictionaries_dir: Path = Path("/usr/share/dictd")
+    cross_language: bool = True
+    translation_terms: int = Field(4, ge=1, le=20)
+    cross_language_vector: bool = False
+
+
 class RerankSettings(_Section):
     """Second-stage reranker: a cross-encoder, or the offline fallback when it cannot be loaded."""
 
@@ -396,6 +410,7 @@ class Settings(_Section):
     embedding: EmbeddingSettings = EmbeddingSettings()
     keyword: KeywordSettings = KeywordSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
+    lexicon: LexiconSettings = LexiconSettings()
     rerank: RerankSettings = RerankSettings()
     answer: AnswerSettings = AnswerSettings()
     llm: LLMSettings = LLMSettings()
