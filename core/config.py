@@ -142,6 +142,9 @@ class RetrievalSettings(_Section):
     for comparison and multi-document questions (:mod:`core.query.compare`), ``always``, ``never``.
     ``diversity_min_relative``: a document not named by the question enters the spread only when its
     best passage scores at least this share of the best passage's score.
+    ``follow_references``: a kept passage that defers its figures to a table of its document ("the
+    limit stated in the Table of Benefits") brings that table's best-matching chunk
+    (:mod:`core.references`).
     """
 
     top_k: int = Field(8, ge=1, le=100)
@@ -156,6 +159,7 @@ class RetrievalSettings(_Section):
     exact_weight: float = Field(0.1, ge=0.0)
     diversity: Literal["auto", "always", "never"] = "auto"
     diversity_min_relative: float = Field(0.5, ge=0.0, le=1.0)
+    follow_references: bool = True
 
     @field_validator("glossary")
     @classmethod

@@ -48,9 +48,10 @@ from core.language import language_name, translation_target
 from core.query.compare import is_comparison
 from core.query.exact import exact_match_boost
 from core.query.rewriter import Rewriter
+from core.references import ReferenceFollower
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
-from core.store import Store, path_filter, sql_str
+from core.store import Store, path_filter, row_chunk, sql_str
 from core.text import tokenize, without_words
 from core.types import Chunk, ScoredChunk
 
@@ -173,6 +174,8 @@ class HybridRetriever:
         self.settings = settings
         self.reranker = reranker
         self.rerank_settings = rerank or RerankSettings()
+        self.references = ReferenceFollower(self._document_chunks, self._document_version) \
+            if settings.follow_references else None
 
     def retrieve(self, question: str, scope: Sequence[str] = (ALL,),
                  top_k: int | None = None) -> RetrievalResult:
@@ -210,6 +213,8 @@ class HybridRetriever:
         asked = " ".join([plain, *translations, *([crossed.translation.text] if crossed else [])])
         vector = None if blind else vectors[0]
         chunks, name = self._rerank(asked, fused, k, vector, named if compare else None)
+        if self.references is not None:
+            chunks = self.references.follow(plain, chunks)
         chunks = self._mark_named(question, chunks)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
@@ -230,6 +235,20 @@ class HybridRetriever:
             return chunks
         return [ScoredChunk(sc.chunk, sc.score, {**sc.scores, "named_doc": float(sc.chunk.path in named)})
                 for sc in chunks]
+
+    def _document_chunks(self, path: str) -> list[Chunk]:
+        """Every chunk of the document ``path``, without vectors (reference following reads its tables)."""
+        base = ["chunk_id", "path", "text", "page", "page_end", "section", "ordinal", "text_hash"]
+        try:
+            rows = self.store.chunk_rows(where=path_filter([path]), columns=[*base, "context", "page_breaks"])
+        except Exception:  # a table written before contextual chunks / page breaks (schema < 7)
+            rows = self.store.chunk_rows(where=path_filter([path]), columns=base)
+        return [row_chunk(r) for r in rows]
+
+    def _document_version(self, path: str) -> str:
+        """The content hash of the document ``path`` (``""`` when unknown)."""
+        record = self.store.documents().get(path)
+        return record.sha256 if record is not None else ""
 
     def _translations(self, query: str, scope: Sequence[str], named: Sequence[str]) -> list[str]:
         """The question in the scoped documents' language, when it differs from the question's and a
