@@ -8,17 +8,19 @@ the table chunk — numbers under column headers, which an English sentence-embe
 poorly — sits at the edge of the vector leg's candidates, and a small change to every vector of the
 document (a new title in the chunk contexts) moves it in or out of the kept passages. The referring
 passage says where the answer is; this module follows it, as a reader would: the explicit reference
-is the evidence, not the candidate rank. Following in-document cross-references is standard in
-legal and regulatory retrieval (e.g. Hamdi et al., "On the use of cross-references in legal
-question answering", 2021; Louis & Spanakis, "A statutory article retrieval dataset", ACL 2022).
+is the evidence, not the candidate rank. Using a document's own cross-references is
+established in legal retrieval (Louis, van Dijck & Spanakis, "Finding the Law: Enhancing Statutory
+Article Retrieval via Graph Neural Networks", EACL 2023, link articles by the references between
+them).
 
-Rule (:func:`follow_references`): for each kept passage (best first) whose text refers to a table
-(:data:`TABLE_REFERENCE`), the table chunks of the same document (:func:`is_table_chunk`) are scored
-by Okapi BM25 against the question's content terms (:mod:`core.bm25`, IDF over those table chunks)
-and the best one that shares a term with the question is added after the kept passages, unless it is
-already kept. At most one per document and :data:`MAX_ADDED` in all; an added chunk gets the lowest
-kept score (the order stays monotonic; it never displaces a kept passage) and
-``scores["reference"] = 1.0``.
+Rule (:meth:`ReferenceFollower.follow`): for each kept passage (best first) whose text refers to a
+table (:func:`table_reference`), the chunks of that table in the same document
+(:func:`referred_table`: by name, the run of table chunks from the one carrying its caption; by
+position, the nearest table below/above) are scored by Okapi BM25 against the question's content
+terms (:mod:`core.bm25`, IDF over those chunks) and the best one that shares a term with the
+question is added after the kept passages, unless it is already kept. At most one per document and
+:data:`MAX_ADDED` in all; an added chunk gets the lowest kept score (the order stays monotonic; it
+never displaces a kept passage) and ``scores["reference"] = 1.0``.
 """
 
 from __future__ import annotations
