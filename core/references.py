@@ -19,8 +19,9 @@ table (:func:`table_reference`), the chunks of that table in the same document
 position, the nearest table below/above) are scored by Okapi BM25 against the question's content
 terms (:mod:`core.bm25`, IDF over those chunks) and the best one that shares a term with the
 question is added after the kept passages, unless it is already kept. At most one per document and
-:data:`MAX_ADDED` in all; an added chunk gets the lowest kept score (the order stays monotonic; it
-never displaces a kept passage) and ``scores["reference"] = 1.0``.
+:data:`MAX_ADDED` in all; an added chunk takes the score of the passage that refers to it (the
+reference is its evidence; the answerer weighs a passage by it) and ``scores["reference"] = 1.0``; it
+never displaces or reorders a kept passage.
 """
 
 from __future__ import annotations
@@ -160,7 +161,6 @@ class ReferenceFollower:
         """``kept`` plus the referred table chunks (module doc); ``list(kept)`` when none applies."""
         out = list(kept)
         have = {sc.chunk.chunk_id for sc in kept}
-        floor = min((sc.score for sc in kept), default=0.0)
         done: set[str] = set()
         for sc in kept:
             ref = table_reference(sc.chunk.text)
@@ -170,7 +170,7 @@ class ReferenceFollower:
             row = best_row_chunk(question, referred_table(ref, sc.chunk, self._chunks(sc.chunk.path)))
             if row is not None and row.chunk_id not in have:
                 have.add(row.chunk_id)
-                out.append(ScoredChunk(row, floor, {"reference": 1.0}))
+                out.append(ScoredChunk(row, sc.score, {"reference": 1.0}))
         return out
 
     def _chunks(self, path: str) -> list[Chunk]:

@@ -74,7 +74,7 @@ def test_the_referred_tables_row_chunk_matching_the_question_is_added_after_the_
     kept = [ScoredChunk(chunks[0], 0.9), ScoredChunk(chunks[1], 0.4)]
     out = _follower(chunks).follow("How much is refunded for an eye test?", kept)
     assert [sc.chunk.ordinal for sc in out] == [0, 1, 3]
-    assert out[-1].score == 0.4 and out[-1].scores["reference"] == 1.0
+    assert out[-1].score == 0.9 and out[-1].scores["reference"] == 1.0  # the referring passage's score
 
 
 def test_a_table_of_another_name_is_not_taken_for_the_referred_one() -> None:
