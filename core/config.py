@@ -145,6 +145,9 @@ class RetrievalSettings(_Section):
     ``follow_references``: a kept passage that defers its figures to a table of its document ("the
     limit stated in the Table of Benefits") brings that table's best-matching chunk
     (:mod:`core.references`).
+    ``feedback_terms``: pseudo-relevance feedback words (RM3, :mod:`core.feedback`) from the best
+    ``feedback_docs`` fused passages, searched with the question by one more BM25 leg of fusion
+    weight ``feedback_weight``; 0 turns it off.
     """
 
     top_k: int = Field(8, ge=1, le=100)
@@ -160,6 +163,9 @@ class RetrievalSettings(_Section):
     diversity: Literal["auto", "always", "never"] = "auto"
     diversity_min_relative: float = Field(0.5, ge=0.0, le=1.0)
     follow_references: bool = True
+    feedback_terms: int = Field(0, ge=0, le=50)
+    feedback_docs: int = Field(5, ge=1, le=100)
+    feedback_weight: float = Field(0.5, ge=0.0)
 
     @field_validator("glossary")
     @classmethod

@@ -43,6 +43,7 @@ from core.clir.translate import QueryTranslation
 from core.config import RerankSettings, RetrievalSettings
 from core.diversity import capped, diversify, documents_of, interleave
 from core.embedder import Embedder, embed_queries
+from core.feedback import expansion_terms
 from core.fusion import convex_fusion, reciprocal_rank_fusion
 from core.language import language_name, translation_target
 from core.query.compare import is_comparison
@@ -99,6 +100,8 @@ class Variant:
     vector: np.ndarray | None
     keywords: str
     cross: CrossQuery | None = None
+    weight: float = 1.0
+    """Factor on the legs' fusion weights (a feedback query counts ``retrieval.feedback_weight``)."""
 
 
 def keyword_query(text: str) -> str:
@@ -208,6 +211,8 @@ class HybridRetriever:
         variants += [Variant(v, keyword_query(t)) for v, t in zip(vectors[1:], translations, strict=True)]
         variants += [Variant(None, "", crossed)] if crossed is not None else []
         fused = self._candidates(variants, where, named if compare else (), compare)
+        if self.settings.feedback_terms and crossed is None and not compare:
+            fused = self._with_feedback(query, keywords, variants, fused, where)
         fused = exact_match_boost(plain, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
         asked = " ".join([plain, *translations, *([crossed.translation.text] if crossed else [])])
@@ -225,6 +230,18 @@ class HybridRetriever:
                                documents=documents_of(chunks) if compare else (), named=tuple(named),
                                translations=tuple(translations),
                                translation=crossed.translation if crossed else None)
+
+    def _with_feedback(self, query: str, keywords: Sequence[str], variants: Sequence[Variant],
+                       fused: list[ScoredChunk], where: str | None) -> list[ScoredChunk]:
+        """``fused`` again with one more BM25 leg: the question's keywords and the pseudo-relevance
+        feedback words of its first pass (:mod:`core.feedback`); ``fused`` when there are none."""
+        extra = expansion_terms(query, fused[: self.settings.candidates], self.settings.feedback_docs,
+                                self.settings.feedback_terms)
+        if not extra:
+            return fused
+        log.debug("feedback words %s", extra)
+        fed = Variant(None, " ".join([*keywords, *extra]), weight=self.settings.feedback_weight)
+        return self._fuse([*variants, fed], where)
 
     def _mark_named(self, question: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:
         """When ``question`` names documents (:meth:`DocumentScoper.named_paths`), each chunk's
@@ -307,13 +324,13 @@ class HybridRetriever:
             tag = f"_{i}" if i else ""  # the first variant's legs keep their plain names
             if "vector" in self.settings.legs and variant.vector is not None:
                 legs["vector" + tag] = self.store.vector_search(variant.vector, n, where)
-                weights["vector" + tag] = self.settings.vector_weight
+                weights["vector" + tag] = self.settings.vector_weight * variant.weight
             if variant.cross is not None:
                 legs["keyword" + tag] = variant.cross.search(n, None if path is None else {path})
-                weights["keyword" + tag] = self.settings.keyword_weight
+                weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
             elif "keyword" in self.settings.legs:
                 legs["keyword" + tag] = self.store.keyword_search(variant.keywords, n, where)
-                weights["keyword" + tag] = self.settings.keyword_weight
+                weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
