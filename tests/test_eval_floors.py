@@ -23,10 +23,12 @@ from tests.conftest import QA_DEV, REPO, QAIndex
 pytestmark = pytest.mark.slow
 
 CONTEXT = REPO / "docs" / "eval" / "qa_dev_context.yaml"
-HIT_AT_5_FLOOR = 0.83
-"""Goal 0.9; measured 0.833 with dictionary CLIR and document titles (0.817 before, docs/eval.md)."""
-KEY_FACT_RECALL_FLOOR = 0.57
-"""Goal 0.8; measured 0.575 (answer side round 2, docs/eval.md; 0.514 after the retrieval merge)."""
+HIT_AT_5_FLOOR = 0.86
+"""Goal 0.9; measured 0.867 with reference following and the reranker's first-stage share 0.4 (recall
+round 2, docs/eval.md; 0.833 before, 0.817 before dictionary CLIR and document titles)."""
+KEY_FACT_RECALL_FLOOR = 0.60
+"""Goal 0.8; measured 0.600 (recall round 2, recalibrated; 0.608 before it, 0.575 after answer side
+round 2, docs/eval.md)."""
 REFUSAL_ACCURACY_FLOOR = 0.73
 """Goal 0.9; measured 0.733 (unsafe 6/6, not_found 5/9; 0.533 before issue 11)."""
 MAX_FALSE_REFUSALS = 4
