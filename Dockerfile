@@ -10,7 +10,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
 # orientation) and antiword for legacy Word 97-2003 .doc files.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu \
-    tesseract-ocr-osd antiword \
+    tesseract-ocr-osd antiword dict-freedict-eng-deu dict-freedict-deu-eng \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

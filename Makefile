@@ -19,14 +19,17 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 # OCR needs the tesseract binary and language packs (Debian packages; eng + deu for the corpus, osd for
-# page orientation); legacy Word 97-2003 .doc files need antiword. Skipped with a note when apt is
-# unavailable.
-SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-osd antiword
+# page orientation); legacy Word 97-2003 .doc files need antiword; English questions about German
+# policies (and the reverse) are translated with the FreeDict dictionaries (dictd files under
+# /usr/share/dictd, read directly: no dictd server). Skipped with a note when apt is unavailable.
+SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-osd antiword \
+	dict-freedict-eng-deu dict-freedict-deu-eng
 system-deps:
 	@{ command -v tesseract >/dev/null 2>&1 && command -v antiword >/dev/null 2>&1 && \
-	   test -n "$$(tesseract --list-langs 2>/dev/null | grep -x osd)"; } || { command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null) \
-	  || echo "note: tesseract/antiword not installed; scanned PDFs will be reported as needing OCR and .doc files as needing a converter"; }
+	   test -n "$$(tesseract --list-langs 2>/dev/null | grep -x osd)" && \
+	   test -f /usr/share/dictd/freedict-eng-deu.index; } || { command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && apt-get install -y -qq --no-install-recommends $(SYSTEM_PACKAGES) >/dev/null) \
+	  || echo "note: tesseract/antiword/freedict not installed; scanned PDFs will be reported as needing OCR, .doc files as needing a converter, and questions are not translated for documents in another language"; }
 
 # ARGS is passed on: make run ARGS="--switch-root" | ARGS="--http-port 3000"
 run: $(STAMP) system-deps

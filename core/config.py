@@ -142,6 +142,12 @@ class RetrievalSettings(_Section):
     for comparison and multi-document questions (:mod:`core.query.compare`), ``always``, ``never``.
     ``diversity_min_relative``: a document not named by the question enters the spread only when its
     best passage scores at least this share of the best passage's score.
+    ``follow_references``: a kept passage that defers its figures to a table of its document ("the
+    limit stated in the Table of Benefits") brings that table's best-matching chunk
+    (:mod:`core.references`).
+    ``feedback_terms``: pseudo-relevance feedback words (RM3, :mod:`core.feedback`) from the best
+    ``feedback_docs`` fused passages, searched with the question by one more BM25 leg of fusion
+    weight ``feedback_weight``; 0 turns it off.
     """
 
     top_k: int = Field(8, ge=1, le=100)
@@ -156,6 +162,10 @@ class RetrievalSettings(_Section):
     exact_weight: float = Field(0.1, ge=0.0)
     diversity: Literal["auto", "always", "never"] = "auto"
     diversity_min_relative: float = Field(0.5, ge=0.0, le=1.0)
+    follow_references: bool = True
+    feedback_terms: int = Field(0, ge=0, le=50)
+    feedback_docs: int = Field(5, ge=1, le=100)
+    feedback_weight: float = Field(0.5, ge=0.0)
 
     @field_validator("glossary")
     @classmethod
@@ -163,6 +173,20 @@ class RetrievalSettings(_Section):
         if any(not k.strip() for k in v):
             raise ValueError("a glossary term is empty; remove it or name the term")
         return v
+
+
+class LexiconSettings(_Section):
+    """Offline word resources for questions (docs/retrieval.md): bilingual dictionaries in the dictd
+    format for cross-language retrieval (``cross_language``; FreeDict, ``make system-deps``), and at
+    most ``translation_terms`` document words per translated question word.
+    ``cross_language_vector``: the embedding model reads the documents' languages too (a multilingual
+    model), so its vector leg and cosine still count for a translated question; false for the bundled
+    English-only MiniLM."""
+
+    dictionaries_dir: Path = Path("/usr/share/dictd")
+    cross_language: bool = True
+    translation_terms: int = Field(4, ge=1, le=20)
+    cross_language_vector: bool = False
 
 
 class RerankSettings(_Section):
@@ -186,7 +210,7 @@ class AnswerSettings(_Section):
     thresholds of the lexical coverage gate: still accepted so old files load, ignored (a WARNING says so).
     """
 
-    min_answerability: float = Field(0.134, ge=0.0, le=1.0)
+    min_answerability: float = Field(0.074, ge=0.0, le=1.0)
     min_score: float | None = Field(None, ge=0.0, le=1.0)
     min_coverage: float | None = Field(None, ge=0.0, le=1.0)
     max_sentences: int = Field(6, ge=1, le=20)
@@ -396,6 +420,7 @@ class Settings(_Section):
     embedding: EmbeddingSettings = EmbeddingSettings()
     keyword: KeywordSettings = KeywordSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
+    lexicon: LexiconSettings = LexiconSettings()
     rerank: RerankSettings = RerankSettings()
     answer: AnswerSettings = AnswerSettings()
     llm: LLMSettings = LLMSettings()

@@ -18,11 +18,13 @@ from core.config import Settings
 if TYPE_CHECKING:
     from core.embedder import Embedder
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """Bump when the stored row layout or the extraction/chunking code changes its output (6: contextual
 chunks, the ``context``/``indexed_text`` chunk columns and the documents' ``language``; 7: complete
 DOCX/PDF/text extraction, the documents' ``extraction_report``; 8: chunks carry
-``page_breaks``, the offsets where their text moves on to a later page)."""
+``page_breaks``, the offsets where their text moves on to a later page; 9: document titles from
+confirmed metadata and running headers (chunk contexts, ``documents.title``), images of text
+binarised locally before OCR)."""
 
 
 def fingerprint_inputs(settings: Settings) -> dict[str, object]:

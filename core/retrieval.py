@@ -38,18 +38,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.clir.search import CrossLanguage, CrossQuery
+from core.clir.translate import QueryTranslation
 from core.config import RerankSettings, RetrievalSettings
 from core.diversity import capped, diversify, documents_of, interleave
 from core.embedder import Embedder, embed_queries
+from core.feedback import expansion_terms
 from core.fusion import convex_fusion, reciprocal_rank_fusion
 from core.language import language_name, translation_target
 from core.query.compare import is_comparison
 from core.query.exact import exact_match_boost
 from core.query.rewriter import Rewriter
+from core.references import ReferenceFollower
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
-from core.store import Store, path_filter, sql_str
-from core.text import tokenize
+from core.store import Store, path_filter, row_chunk, sql_str
+from core.text import tokenize, without_words
 from core.types import Chunk, ScoredChunk
 
 log = logging.getLogger(__name__)
@@ -66,11 +70,15 @@ class RetrievalResult:
         query: the question after glossary expansion (what both legs searched for).
         timings_ms: ``embed``, ``retrieve`` (both legs + fusion) and ``rerank`` in milliseconds.
         reranker: name of the reranker used, ``""`` when none ran.
-        translations: the question translated into the scoped documents' language (searched too).
         comparison: the question compares documents or asks which of several covers something, and
             ``chunks`` were spread over documents (:mod:`core.diversity`).
         documents: with ``comparison``, the distinct paths of ``chunks`` in rank order (else ``()``).
         named: paths of the documents the question names (document scope), ``()`` when none.
+        translations: the question translated into the scoped documents' language by the LLM
+            rewriter (searched too).
+        translation: the question's terms translated by bilingual dictionary into the scoped
+            documents' language (:class:`~core.clir.translate.QueryTranslation`: per question word
+            the document words it matched), when no LLM translated it; ``None`` otherwise.
     """
 
     chunks: list[ScoredChunk]
@@ -81,6 +89,19 @@ class RetrievalResult:
     documents: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
     translations: tuple[str, ...] = ()
+    translation: QueryTranslation | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One form of the question searched by the legs: its vector (``None``: no vector leg) and its
+    BM25 keywords, or a dictionary translation searched by its own structured BM25 leg."""
+
+    vector: np.ndarray | None
+    keywords: str
+    cross: CrossQuery | None = None
+    weight: float = 1.0
+    """Factor on the legs' fusion weights (a feedback query counts ``retrieval.feedback_weight``)."""
 
 
 def keyword_query(text: str) -> str:
@@ -136,18 +157,28 @@ class HybridRetriever:
         scoper: optional document scoping (a question naming a policy searches only that policy).
         translator: optional LLM rewriter that translates the question into the scoped documents'
             language (module doc); ``None``: the question is searched as asked.
+        cross: optional dictionary translation (:mod:`core.clir`), used when the LLM does not
+            translate: the translated terms are searched by an extra BM25 leg and read by the reranker.
+        cross_vector: whether the embedding model reads the documents' language too (a multilingual
+            model): else, for a dictionary-translated question, the vector leg does not vote and the
+            reranker gets no question/passage cosine (``lexicon.cross_language_vector``).
     """
 
     def __init__(self, store: Store, embedder: Embedder, settings: RetrievalSettings,
                  reranker: Reranker | None = None, rerank: RerankSettings | None = None,
-                 scoper: DocumentScoper | None = None, translator: Rewriter | None = None) -> None:
+                 scoper: DocumentScoper | None = None, translator: Rewriter | None = None,
+                 cross: CrossLanguage | None = None, cross_vector: bool = False) -> None:
         self.store = store
+        self.cross = cross
+        self.cross_vector = cross_vector
         self.translator = translator
         self.scoper = scoper
         self.embedder = embedder
         self.settings = settings
         self.reranker = reranker
         self.rerank_settings = rerank or RerankSettings()
+        self.references = ReferenceFollower(self._document_chunks, self._document_version) \
+            if settings.follow_references else None
 
     def retrieve(self, question: str, scope: Sequence[str] = (ALL,),
                  top_k: int | None = None) -> RetrievalResult:
@@ -163,21 +194,32 @@ class HybridRetriever:
         (where, named), keywords = self._where(question, scope, union=worded), tokenize(query)
         if where == "false" or self.store.count_chunks() == 0 or not keywords:
             return RetrievalResult([], query, timings)
+        plain = question
         if self.scoper is not None and where is not None:  # confined: a document's name is noise
-            keywords = self.scoper.strip(keywords, self.scoper.name_words(question, self._allowed(scope)))
+            names = self.scoper.name_words(question, self._allowed(scope))
+            keywords, plain = self.scoper.strip(keywords, names), without_words(question, names)
         compare = self.settings.diversity == "always" or (
             self.settings.diversity == "auto" and is_comparison(question, len(named)))
         translations = self._translations(query, scope, named)
+        crossed = None if translations or self.cross is None else \
+            self.cross.translate(query, named or self._allowed(scope))
         t0 = time.perf_counter()
         vectors = embed_queries(self.embedder, [query, *translations])
         t1 = time.perf_counter()
-        variants = [(vectors[0], " ".join(keywords))]
-        variants += [(v, keyword_query(t)) for v, t in zip(vectors[1:], translations, strict=True)]
+        blind = crossed is not None and not self.cross_vector  # an English-only model on German text
+        variants = [Variant(None if blind else vectors[0], " ".join(keywords))]
+        variants += [Variant(v, keyword_query(t)) for v, t in zip(vectors[1:], translations, strict=True)]
+        variants += [Variant(None, "", crossed)] if crossed is not None else []
         fused = self._candidates(variants, where, named if compare else (), compare)
-        fused = exact_match_boost(question, fused, self.settings.exact_weight)
+        if self.settings.feedback_terms and crossed is None and not compare:
+            fused = self._with_feedback(query, keywords, variants, fused, where)
+        fused = exact_match_boost(plain, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
-        asked = " ".join([question, *translations])
-        chunks, name = self._rerank(asked, fused, k, vectors[0], named if compare else None)
+        asked = " ".join([plain, *translations, *([crossed.translation.text] if crossed else [])])
+        vector = None if blind else vectors[0]
+        chunks, name = self._rerank(asked, fused, k, vector, named if compare else None)
+        if self.references is not None:
+            chunks = self.references.follow(plain, chunks)
         chunks = self._mark_named(question, chunks)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)
@@ -186,7 +228,20 @@ class HybridRetriever:
                  timings["retrieve"], timings["rerank"])
         return RetrievalResult(chunks, query, timings, name, comparison=compare,
                                documents=documents_of(chunks) if compare else (), named=tuple(named),
-                               translations=tuple(translations))
+                               translations=tuple(translations),
+                               translation=crossed.translation if crossed else None)
+
+    def _with_feedback(self, query: str, keywords: Sequence[str], variants: Sequence[Variant],
+                       fused: list[ScoredChunk], where: str | None) -> list[ScoredChunk]:
+        """``fused`` again with one more BM25 leg: the question's keywords and the pseudo-relevance
+        feedback words of its first pass (:mod:`core.feedback`); ``fused`` when there are none."""
+        extra = expansion_terms(query, fused[: self.settings.candidates], self.settings.feedback_docs,
+                                self.settings.feedback_terms)
+        if not extra:
+            return fused
+        log.debug("feedback words %s", extra)
+        fed = Variant(None, " ".join([*keywords, *extra]), weight=self.settings.feedback_weight)
+        return self._fuse([*variants, fed], where)
 
     def _mark_named(self, question: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:
         """When ``question`` names documents (:meth:`DocumentScoper.named_paths`), each chunk's
@@ -197,6 +252,20 @@ class HybridRetriever:
             return chunks
         return [ScoredChunk(sc.chunk, sc.score, {**sc.scores, "named_doc": float(sc.chunk.path in named)})
                 for sc in chunks]
+
+    def _document_chunks(self, path: str) -> list[Chunk]:
+        """Every chunk of the document ``path``, without vectors (reference following reads its tables)."""
+        base = ["chunk_id", "path", "text", "page", "page_end", "section", "ordinal", "text_hash"]
+        try:
+            rows = self.store.chunk_rows(where=path_filter([path]), columns=[*base, "context", "page_breaks"])
+        except Exception:  # a table written before contextual chunks / page breaks (schema < 7)
+            rows = self.store.chunk_rows(where=path_filter([path]), columns=base)
+        return [row_chunk(r) for r in rows]
+
+    def _document_version(self, path: str) -> str:
+        """The content hash of the document ``path`` (``""`` when unknown)."""
+        record = self.store.documents().get(path)
+        return record.sha256 if record is not None else ""
 
     def _translations(self, query: str, scope: Sequence[str], named: Sequence[str]) -> list[str]:
         """The question in the scoped documents' language, when it differs from the question's and a
@@ -234,35 +303,39 @@ class HybridRetriever:
         indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
         return sorted(scope_paths(indexed, scope))
 
-    def _candidates(self, variants: Sequence[tuple[np.ndarray, str]], where: str | None,
+    def _candidates(self, variants: Sequence[Variant], where: str | None,
                     named: Sequence[str], compare: bool = False) -> list[ScoredChunk]:
-        """Fused candidates of the query ``variants`` (vector, keywords); with two or more ``named``
+        """Fused candidates of the query ``variants`` (vector or None, keywords); with two or more ``named``
         documents, fused per document and interleaved (:func:`core.diversity.interleave`) so that
         each one reaches the reranker; for another comparison, no document fills more than a quarter
         of the reranker's pool while others have candidates (:func:`core.diversity.capped`)."""
         if len(named) < 2:
             fused = self._fuse(variants, where)
             return capped(fused, self.rerank_settings.candidates) if compare else fused
-        per_doc = [self._fuse(variants, path_filter([p])) for p in named]
+        per_doc = [self._fuse(variants, path_filter([p]), p) for p in named]
         return interleave(per_doc, self.settings.candidates * 2)
 
-    def _fuse(self, variants: Sequence[tuple[np.ndarray, str]], where: str | None) -> list[ScoredChunk]:
+    def _fuse(self, variants: Sequence[Variant], where: str | None, path: str | None = None
+              ) -> list[ScoredChunk]:
         n = self.settings.candidates
         legs: dict[str, list[tuple[Chunk, float]]] = {}
         weights: dict[str, float] = {}
-        for i, (vector, keywords) in enumerate(variants):
+        for i, variant in enumerate(variants):
             tag = f"_{i}" if i else ""  # the first variant's legs keep their plain names
-            if "vector" in self.settings.legs:
-                legs["vector" + tag] = self.store.vector_search(vector, n, where)
-                weights["vector" + tag] = self.settings.vector_weight
-            if "keyword" in self.settings.legs:
-                legs["keyword" + tag] = self.store.keyword_search(keywords, n, where)
-                weights["keyword" + tag] = self.settings.keyword_weight
+            if "vector" in self.settings.legs and variant.vector is not None:
+                legs["vector" + tag] = self.store.vector_search(variant.vector, n, where)
+                weights["vector" + tag] = self.settings.vector_weight * variant.weight
+            if variant.cross is not None:
+                legs["keyword" + tag] = variant.cross.search(n, None if path is None else {path})
+                weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
+            elif "keyword" in self.settings.legs:
+                legs["keyword" + tag] = self.store.keyword_search(variant.keywords, n, where)
+                weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
 
-    def _rerank(self, question: str, fused: list[ScoredChunk], k: int, vector: np.ndarray,
+    def _rerank(self, question: str, fused: list[ScoredChunk], k: int, vector: np.ndarray | None,
                 named: Sequence[str] | None = None) -> tuple[list[ScoredChunk], str]:
         """The best ``k`` (at most ``rerank.keep`` after a reranker); with ``named`` not None (a
         comparison), the whole pool is scored and the kept chunks spread over documents."""
@@ -278,10 +351,13 @@ class HybridRetriever:
     def _spread(self, ranked: list[ScoredChunk], k: int, named: Sequence[str] | None) -> list[ScoredChunk]:
         return diversify(ranked, k, set(named or ()), self.settings.diversity_min_relative)
 
-    def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray) -> list[ScoredChunk]:
+    def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray | None) -> list[ScoredChunk]:
         """``pool`` with ``scores["vector"]`` (question/chunk cosine) on every candidate: candidates
         only the BM25 leg found get it from their stored embeddings (one filtered read, no model call),
-        marked ``scores["vector_filled"] = 1`` (the vector leg did not find them: leg agreement)."""
+        marked ``scores["vector_filled"] = 1`` (the vector leg did not find them: leg agreement).
+        ``vector`` None (the model cannot read the documents' language): 0.0 on every candidate."""
+        if vector is None:
+            return [ScoredChunk(sc.chunk, sc.score, {**sc.scores, "vector": 0.0}) for sc in pool]
         missing = [sc.chunk.chunk_id for sc in pool if "vector" not in sc.scores]
         if not missing:
             return pool

@@ -32,7 +32,8 @@ class DocumentScoper:
     """Narrows a scope to the documents a question names.
 
     Args:
-        store: the index; title texts come from the first chunks of each document.
+        store: the index; title texts are each document's stored title (``documents.title``: its
+            confirmed metadata title, front matter and running header) and its first chunks.
     """
 
     def __init__(self, store: Store) -> None:
@@ -100,7 +101,9 @@ class DocumentScoper:
         if self._catalog is None or key != self._key:
             rows = self.store.chunk_rows(where=f"ordinal < {TITLE_CHUNKS}",
                                          columns=["path", "ordinal", "text"])
-            titles = titles_from_chunk_rows(rows)
+            stored = {p: d.title for p, d in docs.items() if d.title}
+            titles = [(p, "\n".join(t for t in (stored.get(p, ""), text) if t))
+                      for p, text in titles_from_chunk_rows(rows)]
             self._catalog, self._families = build_catalogs(titles, (MAX_DOCS_PER_NAME, max(1, len(titles))))
             self._key = key
         self._version = version

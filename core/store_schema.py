@@ -23,11 +23,11 @@ DOCUMENTS_SCHEMA = pa.schema([
     ("fingerprint", pa.string()), ("status", pa.string()), ("error", pa.string()),
     ("chunk_count", pa.int64()), ("pages", pa.int64()), ("indexed_at", pa.float64()),
     ("needs_ocr_pages", pa.list_(pa.int32())), ("language", pa.string()),
-    ("extraction_report", pa.string()),
+    ("extraction_report", pa.string()), ("title", pa.string()),
 ])
 """Layout of the documents table. ``needs_ocr_pages`` was added in schema version 2 of this table,
-``language`` in version 6 and ``extraction_report`` in version 7: an older table gets them as all-null
-columns when opened (:meth:`core.store.Store._documents`)."""
+``language`` in version 6, ``extraction_report`` in version 7 and ``title`` in version 8: an older
+table gets them as all-null columns when opened (:meth:`core.store.Store._documents`)."""
 
 
 def chunks_schema(dimension: int) -> pa.Schema:
@@ -85,6 +85,8 @@ class DocumentRecord:
     ``extraction_report``: JSON of :meth:`core.types.ExtractionReport.to_json` plus ``chunk_kinds``
     (per chunk ordinal, its block kinds joined by "+", e.g. ``"text+table"``); ``""`` when unknown
     (failed files, rows written before the column existed). Read it with :meth:`report`.
+    ``title``: the document's title (:func:`indexer.context.document_title`: confirmed metadata
+    title, front matter, running header), ``""`` when unknown; the document-name catalog reads it.
     """
 
     path: str
@@ -100,15 +102,17 @@ class DocumentRecord:
     needs_ocr_pages: tuple[int, ...] = ()
     language: str = ""
     extraction_report: str = ""
+    title: str = ""
 
     @classmethod
     def from_row(cls, row: dict[str, object]) -> DocumentRecord:
-        """A record from a table row (``needs_ocr_pages``, ``language`` and ``extraction_report``
-        are null in rows written before they existed)."""
+        """A record from a table row (``needs_ocr_pages``, ``language``, ``extraction_report`` and
+        ``title`` are null in rows written before they existed)."""
         pages = row.get("needs_ocr_pages") or ()
         return cls(**{**row, "needs_ocr_pages": tuple(pages),  # type: ignore[arg-type]
                       "language": row.get("language") or "",
-                      "extraction_report": row.get("extraction_report") or ""})
+                      "extraction_report": row.get("extraction_report") or "",
+                      "title": row.get("title") or ""})
 
     def report(self) -> dict[str, object] | None:
         """The stored extraction report as a dict, or None when there is none (or it is unreadable)."""

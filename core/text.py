@@ -115,6 +115,56 @@ def fold(token: str) -> str:
     return token
 
 
+_ENGLISH_FUNCTION = frozenset(word_list(
+    "a an the of and or for to in on at by with from under as is are was were be been being this that "
+    "these those it its my our your their his her i we you me us he she they them do does did doing can "
+    "could would should will shall may might must what which who whom whose when where why how any some "
+    "there if so s not no yes than then also just only very too much many more most own same other "
+    "about into onto over out up down off again once here all both each few such get got getting go "
+    "going want need like really actually please tell know anything something someone somebody while "
+    "during since until after before because whether though although unless within without between "
+    "through via per amount much many long"))
+"""English function words, question scaffolding and vague quantity words (broader than
+:data:`STOP_WORDS`: what never carries a question's topic)."""
+_GERMAN_FUNCTION = frozenset(word_list(
+    "der die das des dem den ein eine einer eines einem einen im ins in am an auf aus bei mit von vom "
+    "zu zum zur und oder sich nicht kein keine ab aber als also auch bis da damit dann dass denn doch "
+    "durch für gegen hat haben hatte ich ihr ist ja jede jeder jedes man mich mir nach nein noch nur ob "
+    "ohne schon sehr sein seine seinen seiner seinem sind so sondern um unter über vor war waren was "
+    "weil wenn werden wie wird wo wurde wurden worden zwar zwischen"))
+"""German function words (after the Snowball German stop list)."""
+FUNCTION_WORDS = {"en": _ENGLISH_FUNCTION, "de": _GERMAN_FUNCTION,
+                  "fr": frozenset(word_list("le la les un une du de des et ou")),
+                  "es": frozenset(word_list("el la los las un una y o de del"))}
+"""Function words by ISO 639-1 language, for word-by-word translation (:mod:`core.clir.translate`):
+never translated, never the last word of a phrase, dropped from translations."""
+
+
+def base_forms(word: str) -> list[str]:
+    """``word`` and its likely English base forms, most likely first (plural and verb endings
+    stripped): ``"lawyers"`` → ``["lawyers", "lawyer"]``, ``"injuries"`` → ``[…, "injury"]``."""
+    forms = [word]
+    rules = (("ies", "y"), ("ves", "f"), ("es", ""), ("s", ""), ("ied", "y"), ("ed", "e"), ("ed", ""),
+             ("ing", "e"), ("ing", ""))
+    for suffix, repl in rules:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            stem = word[: -len(suffix)] + repl
+            forms.append(stem)
+            if repl == "" and len(stem) > 3 and stem[-1] == stem[-2]:
+                forms.append(stem[:-1])  # "stopped" → "stop"
+    return list(dict.fromkeys(forms))
+
+
+def without_words(text: str, folded: set[str]) -> str:
+    """``text`` without the words whose :func:`fold` (after :func:`normalise`) is in ``folded``; the
+    rest, spacing and punctuation included, is kept as it was. A search confined to the documents a
+    question names drops their names this way (``"Does Zephyr Care pay?"`` with ``{"zephyr", "care"}``
+    → ``"Does   pay?"``)."""
+    if not folded:
+        return text
+    return _TOKEN.sub(lambda m: "" if fold(normalise(m.group(0))) in folded else m.group(0), text)
+
+
 # --- numbers ---------------------------------------------------------------------------------------
 
 SMALL_NUMBERS = {**{w: i for i, w in enumerate(word_list(

@@ -102,6 +102,13 @@ class ExtractedDocument:
     needs_ocr_pages: list[int] = field(default_factory=list)
     report: ExtractionReport = field(default_factory=ExtractionReport)
     """What the extraction saw and left out; :func:`indexer.extract.extract_file` completes it."""
+    metadata_title: str = ""
+    """The title the file's metadata gives (PDF ``/Title``, DOCX core properties, Markdown front
+    matter), as found; never quoted. Often stale or a file name: :func:`indexer.context.document_title`
+    uses it only when the document's own words confirm it."""
+    header_lines: list[str] = field(default_factory=list)
+    """Running header/footer lines removed from the text as page furniture, most frequent first: kept
+    as title hints only (a product named in the running header alone), never quoted or indexed."""
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ Contextual Retrieval", 2024) with the document structure as the context instead 
 and the title field of BM25F (Robertson, Zaragoza & Taylor, "Simple BM25 extension to multiple
 weighted fields", CIKM 2004) folded into one field.
 
-Title: the first title-like lines of the front matter that name something
-(:func:`core.query.names.title_lines` / ``title_variants``), at most :data:`TITLE_LINES`, joined by
-" · ", skipping lines that open a part of the document ("SECTION A) PREAMBLE", "1. DEFINITIONS");
-else the first heading that is not such a line. Never the file name (see :func:`document_title`).
+Title (:func:`document_title`): at most :data:`TITLE_LINES` title-like lines that name something
+(:func:`core.query.names.title_lines` / ``title_variants``), joined by " · ", from the file's
+metadata title when the text confirms it, the front matter (skipping lines that open a part of the
+document: "SECTION A) PREAMBLE", "1. DEFINITIONS") and the running header that extraction removed as
+page furniture; else the first heading that is not such a line. Never the file name. The title is
+also stored per document (``documents.title``) for the document-name catalog (:mod:`core.scoping`).
 Section path: :attr:`core.types.Block.section` with " > " shown as " › " (its first level dropped
 when it repeats the title).
 """
@@ -24,7 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core.query.names import title_lines, title_variants
+from core.query.names import COMPANY_LINE, title_lines, title_variants
+from core.query.text import GENERIC_WORDS, name_tokens
 from core.types import ExtractedDocument
 
 CONTEXT_TOKENS = 48
@@ -45,17 +48,32 @@ SEP_CONTEXT = " — "
 
 
 def document_title(doc: ExtractedDocument) -> str:
-    """The title of ``doc`` for chunk contexts (module doc); ``""`` when nothing names it.
+    """The title of ``doc`` for chunk contexts and the document-name catalog (module doc); ``""``
+    when nothing names it.
 
-    Only the document's content decides it, never its file name: a copy or a renamed file keeps its
-    chunks' contexts, so their vectors are reused and a moved file's stored contexts stay true.
+    Candidates, in this order: the metadata title (:attr:`~core.types.ExtractedDocument.metadata_title`,
+    cleaned by :func:`clean_metadata_title`) when the document's own words confirm it
+    (:func:`confirmed`: metadata is often stale, a template's or a file name); the title-like lines of
+    the front matter; the title-like lines of the running header
+    (:attr:`~core.types.ExtractedDocument.header_lines` without digits: codes, addresses and page
+    numbers have them; some policies print their product name there and nowhere else). Lines that
+    name a company come after the others; a candidate whose words an earlier one holds, or that holds
+    an earlier one's, is skipped; at most :data:`TITLE_LINES` are joined. Without any,
+    the first heading. Only the document's content decides it, never its file name: a copy or a
+    renamed file keeps its chunks' contexts, so their vectors are reused and a moved file's stored
+    contexts stay true.
     """
     front = "\n".join(b.text for b in doc.blocks[:FRONT_BLOCKS])
+    meta = clean_metadata_title(doc.metadata_title)
+    candidates = [meta] if meta and confirmed(meta, doc) else []
+    candidates += [line for line in title_lines(front) if not SECTION_LINE.match(line)]
+    candidates += title_lines("\n".join(h for h in doc.header_lines if not any(c.isdigit() for c in h)))
+    named = [c for c in candidates if title_variants(c) or c == meta]
+    named.sort(key=lambda c: COMPANY_LINE.search(c) is not None)  # stable: product names first
     lines: list[str] = []
-    for line in title_lines(front):
-        if SECTION_LINE.match(line):
-            continue
-        if title_variants(line) and line.lower() not in {x.lower() for x in lines}:
+    for line in named:
+        words = set(name_tokens(line))
+        if not any(words <= (held := set(name_tokens(kept))) or held <= words for kept in lines):
             lines.append(line)
         if len(lines) == TITLE_LINES:
             break
@@ -63,6 +81,36 @@ def document_title(doc: ExtractedDocument) -> str:
         heads = [b.text.strip() for b in doc.blocks[:FRONT_BLOCKS] if b.kind == "heading"]
         lines = [h for h in heads if not SECTION_LINE.match(h)][:1]
     return SEP_TITLE.join(lines)
+
+
+_FILE_SUFFIX = re.compile(r"\.(?:docx?|pdf|cdr|indd|rtf|odt|pptx?|xlsx?|ai|qxd|pub|txt|md)$", re.IGNORECASE)
+_APP_PREFIX = re.compile(r"^(?:microsoft\s+(?:word|powerpoint|excel)|adobe\s+\w+)\s*-\s*", re.IGNORECASE)
+
+
+def clean_metadata_title(raw: str) -> str:
+    """A metadata title as a title line: without an application prefix ("Microsoft Word - "), a file
+    extension, parenthesised parts, underscores and digit codes glued to it by hyphens
+    (``"20210101001-Zephyr Care-POLICY WORDING.cdr"`` → ``"Zephyr Care-POLICY WORDING"``);
+    ``""`` when fewer than three letters remain."""
+    t = _FILE_SUFFIX.sub("", _APP_PREFIX.sub("", " ".join(raw.split())))
+    t = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", t).replace("_", " ")
+    t = re.sub(r"(?<![\w-])\d{4,}-|-\d{4,}(?![\w-])", " ", t)
+    t = " ".join(w for w in t.split() if not (w.isdigit() and len(w) >= 4)).strip(" -–,;:/")
+    return t if sum(c.isalpha() for c in t) >= 3 else ""
+
+
+def confirmed(title: str, doc: ExtractedDocument) -> bool:
+    """Whether every distinctive word of ``title`` (not generic, not a number) occurs in the
+    document's text or its running header lines, and it has at least one such word."""
+    words = {w for w in name_tokens(title) if w not in GENERIC_WORDS and not w.isdigit()}
+    if not words:
+        return False
+    seen: set[str] = set()
+    for text in [*(b.text for b in doc.blocks), *doc.header_lines]:
+        seen.update(name_tokens(text))
+        if words <= seen:
+            return True
+    return False
 
 
 def chunk_context(title: str, section: str, count: Callable[[str], int], budget: int) -> str:

@@ -22,6 +22,7 @@ from core.language import document_language
 from core.store import Store
 from core.types import Chunk
 from indexer.chunker import Chunker
+from indexer.context import document_title
 from indexer.embed_cache import Embedded, EmbeddingCache
 from indexer.jobs import (
     Extracted,
@@ -145,7 +146,7 @@ class FileRunner:
             return lambda: record_failure(target, job, base, result, summary)
         base = replace(base, needs_ocr_pages=tuple(result.needs_ocr_pages),
                        language=document_language(b.text for b in result.blocks),
-                       extraction_report=report_json(result))
+                       extraction_report=report_json(result), title=document_title(result))
         empty = no_text_reason(result)
         if empty is not None:
             return lambda: record_failure(target, job, base, empty, summary)

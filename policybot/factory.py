@@ -38,6 +38,7 @@ from core.store_location import StoreLocation, ensure_runtime_dir
 if TYPE_CHECKING:
     from core.answer.unit_vectors import UnitVectors
     from core.cache import AnswerCache
+    from core.clir.search import CrossLanguage
     from core.metrics import Metrics
     from core.service import AnswerService
     from indexer.lock import IndexerRole
@@ -277,7 +278,8 @@ class App:
             rewriter = ProviderRewriter(self.provider)
         retriever = HybridRetriever(self.store, self.embedder, self.settings.retrieval,
                                     reranker=self.reranker, rerank=self.settings.rerank, scoper=scoper,
-                                    translator=rewriter)
+                                    translator=rewriter, cross=self.cross_language,
+                                    cross_vector=self.settings.lexicon.cross_language_vector)
         return PolicyAnswerService(retriever, self.provider, rewriter=rewriter,
                                    condense_follow_ups=self.settings.answer.condense,
                                    assessor=self.extractive if self.settings.llm.providers else None)
@@ -301,6 +303,17 @@ class App:
 
         return MeteredAnswerService(NoticedAnswerService(self.cached_service, self.store, self.settings),
                                     self.metrics, "slack")
+
+    @cached_property
+    def cross_language(self) -> CrossLanguage | None:
+        """Dictionary translation of questions for documents in another language (``lexicon``), or
+        ``None`` when it is off or no dictionary is installed (logged once)."""
+        lexicon = self.settings.lexicon
+        if not lexicon.cross_language:
+            return None
+        from core.clir.search import make_cross_language
+
+        return make_cross_language(self.store, lexicon.dictionaries_dir, lexicon.translation_terms)
 
     # ---- verified-answer cache (core/cache) -------------------------------------------------
     @cached_property

@@ -4,6 +4,7 @@ change that re-embeds the index through the shadow rebuild; tables written befor
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from core.retrieval import HybridRetriever
 from core.store import Store
 from core.types import Block, ExtractedDocument
 from indexer.chunker import Chunker
-from indexer.context import chunk_context, document_title
+from indexer.context import chunk_context, clean_metadata_title, document_title
 from indexer.embed_cache import indexed_hash
 from tests.incremental_helpers import Factory, build, make_settings
 
@@ -47,10 +48,34 @@ def test_contextual_off_leaves_chunks_without_context() -> None:
 
 
 def test_title_comes_from_the_front_matter_not_the_file_name() -> None:
-    front = doc(Block("x/HDFHLIP23024V072223.pdf", "Acme General Insurance Company Limited\nEasy Care\n"
+    front = doc(Block("x/ACMHLIP00001V010101.pdf", "Acme General Insurance Company Limited\nEasy Care\n"
                       "This policy is a contract between you and us.", page=1),
-                path="x/HDFHLIP23024V072223.pdf")
-    assert document_title(front) == "Acme General Insurance Company Limited · Easy Care"
+                path="x/ACMHLIP00001V010101.pdf")
+    assert document_title(front) == "Easy Care · Acme General Insurance Company Limited"  # product first
+
+
+def test_product_named_only_in_the_running_header_becomes_the_title() -> None:
+    body = doc(Block("a.pdf", "1. Definitions\nA hospital means an institution.", page=1,
+                     section="Definitions"), path="a.pdf")
+    headed = replace(body, header_lines=["Zephyr Care", "UIN : ZEPHLIP00002V010101 7",
+                                         "Premises No. 18-0374, Plot no. CBD-81,"])
+    assert document_title(headed) == "Zephyr Care"
+
+
+def test_metadata_title_is_used_only_when_the_text_confirms_it() -> None:
+    body = doc(Block("a.pdf", "Aurora Health\nThis policy is a contract between you and us.", page=1),
+               path="a.pdf")
+    stale = replace(body, metadata_title="SILVER MEADOWS INSURANCE PLAN")
+    assert document_title(stale) == "Aurora Health"
+    named = replace(body, metadata_title="20210101001-Aurora Health-POLICY WORDING.cdr")
+    assert document_title(named) == "Aurora Health-POLICY WORDING"
+
+
+def test_metadata_title_is_cleaned_of_file_name_parts() -> None:
+    assert clean_metadata_title("Microsoft Word - Travel_Policy_v2.docx") == "Travel Policy v2"
+    assert clean_metadata_title("AVB - Reiseversicherung, Ausgabe 04.2016 (gilt ab 2017)") == \
+        "AVB - Reiseversicherung, Ausgabe 04.2016"
+    assert clean_metadata_title("12345.pdf") == ""
 
 
 def test_context_is_cut_to_its_token_budget_innermost_heading_kept() -> None:

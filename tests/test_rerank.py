@@ -281,3 +281,12 @@ def test_auto_uses_the_offline_reranker_quietly_without_local_weights(
 def test_auto_uses_the_cross_encoder_when_its_weights_are_here(tiny_model: Path) -> None:
     rr = make_reranker(Settings(rerank=RerankSettings(model=str(tiny_model), max_length=64)), FakeEmbedder())
     assert rr.name == f"cross-encoder:{tiny_model}"
+
+
+def test_offline_reranker_interpolates_retrievals_own_score() -> None:
+    pool = [cand("Lost access badges are replaced at the reception desk.", 0, 0.8),
+            cand("Parking permits are issued by the facilities team.", 1, 0.2)]
+    out = {c.chunk.chunk_id: c.scores for c in OfflineReranker(FakeEmbedder()).rerank(
+        "where do I get a new pass after misplacing mine?", pool, 2)}
+    assert out["c0"]["rerank_fused"] == pytest.approx(1.0)
+    assert out["c1"]["rerank_fused"] == pytest.approx(0.25)

@@ -36,7 +36,7 @@ MAX_TITLE_LINES = 10
 _NOISE = frozenset(word_list("scanned scan restricted final draft copy signed redacted ocr new old latest "
                    "de en fr it es v1 v2 v3"))
 _UIN = re.compile(r"(?=(?:.*\d){4})(?=(?:.*[a-z]){3})[a-z0-9]{8,}", re.IGNORECASE)
-_COMPANY_LINE = re.compile(r"\b(?:company|co\.?|ltd\.?|limited|inc\.?|llc|plc|ag|gmbh|corporation)\W*$",
+COMPANY_LINE = re.compile(r"\b(?:company|co\.?|ltd\.?|limited|inc\.?|llc|plc|ag|gmbh|corporation)\W*$",
                            re.IGNORECASE)
 _SKIP_LINE = re.compile(r"@|www\.|https?:|\.com\b|\S:\s*\S|\b\d{5,}\b|\d{3,}\s\d{3,}", re.IGNORECASE)
 """Contact and address lines (e-mail, URL, "Office: …", postcodes, phone numbers)."""
@@ -64,7 +64,7 @@ def title_variants(title_text: str) -> set[Variant]:
     """Name variants of the title-like lines at the top of ``title_text`` (module doc, source 2)."""
     variants: set[Variant] = set()
     for line in title_lines(title_text):
-        variants |= _phrase_variants(line, brand=_COMPANY_LINE.search(line) is not None, pairs=True)
+        variants |= _phrase_variants(line, brand=COMPANY_LINE.search(line) is not None, pairs=True)
     return variants
 
 

@@ -91,7 +91,8 @@ class _Walker:
         self.report.notes = sum(self.notes.count.values())
         if self.state.objects:
             self.report.not_read.append(f"{self.state.objects} embedded object(s) (OLE)")
-        return ExtractedDocument(path=self.rel, blocks=self.blocks, pages=0, report=self.report)
+        return ExtractedDocument(path=self.rel, blocks=self.blocks, pages=0, report=self.report,
+                                 metadata_title=" ".join((self.doc.core_properties.title or "").split()))
 
     @property
     def section(self) -> str:

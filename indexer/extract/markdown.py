@@ -51,9 +51,19 @@ def extract_markdown(path: Path, rel: str, settings: ExtractionSettings) -> Extr
     decoded = decode_text(data, path.name)
     report = ExtractionReport(encoding=decoded.encoding)
     text = decoded.text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old Mac line ends
+    title = ""
     if path.suffix.lower() != ".txt":
+        title = front_matter_title(text)
         text, report.hidden_removed = strip_hidden(text)
-    return ExtractedDocument(path=rel, blocks=parse_markdown(text, rel, settings), report=report)
+    return ExtractedDocument(path=rel, blocks=parse_markdown(text, rel, settings), report=report,
+                             metadata_title=title)
+
+
+def front_matter_title(text: str) -> str:
+    """The ``title:`` of a YAML front matter block at the top of ``text`` (``""`` when none)."""
+    front = _FRONT_MATTER.match(text)
+    m = re.search(r"(?m)^title:\s*(.+?)\s*$", front.group(0)) if front is not None else None
+    return m.group(1).strip("'\"") if m is not None else ""
 
 
 def strip_hidden(text: str) -> tuple[str, int]:

@@ -12,6 +12,13 @@ and Otsu's threshold (N. Otsu, "A threshold selection method from gray-level his
 only noise from the raw render, into the expected bullet, and makes OCR 3.2× faster (bench/ocr.py).
 200 dpi is the default: at 300 dpi the same pages took 2.2× longer and page 4's bullet was lost.
 
+Images of text on a text page (a table pasted as a picture, :func:`indexer.extract.scan.image_text`)
+are binarised with Sauvola's local threshold instead (J. Sauvola & M. Pietikäinen, "Adaptive document
+image binarization", Pattern Recognition 33, 2000): their cells are often coloured, and one global
+threshold between the white page and an orange cell turns the cell and its dark text both black
+(a benefits table pasted as a picture lost its row labels and header that way; read locally, every
+cell came out).
+
 Before a page is OCR'd its orientation is found with Tesseract's OSD (:meth:`OcrEngine.orientation`)
 and the image turned upright: a page scanned on its side otherwise reads as nonsense.
 """
@@ -178,12 +185,43 @@ def words_to_result(words: Sequence[str], confs: Sequence[float],
     return OcrResult(text="".join(out), confidence=sum(kept) / len(kept) if kept else 0.0)
 
 
-def prepare(image: Image.Image) -> Image.Image:
-    """Grayscale, 3×3 median filter (speckle), then Otsu binarisation (threshold clamped to
-    :data:`MAX_BINARY_THRESHOLD`); returns a mode-"L" image of the same size."""
+def prepare(image: Image.Image, local: bool = False) -> Image.Image:
+    """Grayscale, 3×3 median filter (speckle), then binarisation: Otsu's global threshold (clamped to
+    :data:`MAX_BINARY_THRESHOLD`), or with ``local`` Sauvola's (:func:`sauvola`); returns a mode-"L"
+    image of the same size."""
     gray = image.convert("L").filter(ImageFilter.MedianFilter(3))
+    if local:
+        return sauvola(gray)
     threshold = min(otsu_threshold(np.asarray(gray)), MAX_BINARY_THRESHOLD)
     return gray.point(lambda v: 255 if v > threshold else 0)
+
+
+SAUVOLA_WINDOW = 41
+"""Window side in pixels (about two text lines at the 200 dpi default)."""
+SAUVOLA_K = 0.2
+SAUVOLA_R = 128.0
+
+
+def sauvola(gray: Image.Image, window: int = SAUVOLA_WINDOW, k: float = SAUVOLA_K,
+            r: float = SAUVOLA_R) -> Image.Image:
+    """Sauvola binarisation of a mode-"L" image: a pixel is white when brighter than
+    ``m · (1 + k · (s / r − 1))``, with ``m``/``s`` the mean and standard deviation of the
+    ``window``×``window`` square around it (integral images, so linear time; Sauvola & Pietikäinen
+    2000, k = 0.2 and R = 128 as there)."""
+    a = np.asarray(gray, dtype=np.float64)
+    h, w = a.shape
+    pad = np.pad(a, window // 2 + 1, mode="edge")
+    ii, ii2 = pad.cumsum(0).cumsum(1), (pad * pad).cumsum(0).cumsum(1)
+
+    def box(t: np.ndarray) -> np.ndarray:
+        return t[window:window + h, window:window + w] - t[:h, window:window + w] \
+            - t[window:window + h, :w] + t[:h, :w]
+
+    n = window * window
+    mean = box(ii) / n
+    std = np.sqrt(np.maximum(box(ii2) / n - mean * mean, 0.0))
+    out = np.where(a > mean * (1.0 + k * (std / r - 1.0)), 255, 0).astype(np.uint8)
+    return Image.fromarray(out, mode="L")
 
 
 def otsu_threshold(pixels: np.ndarray) -> int:

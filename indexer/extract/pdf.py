@@ -32,7 +32,7 @@ from core.errors import ExtractionError
 from core.types import ExtractedDocument, ExtractionReport
 from indexer.extract.headings import emphasised_lines
 from indexer.extract.ocr import OcrEngine
-from indexer.extract.pdf_blocks import Segment, to_blocks
+from indexer.extract.pdf_blocks import Segment, running_lines, to_blocks
 from indexer.extract.pdf_forms import page_fields
 from indexer.extract.pdf_objects import (
     has_image_xobject,
@@ -99,11 +99,22 @@ def _extract(reader: pypdf.PdfReader, path: Path, rel: str, settings: Extraction
                 + _form_segments(reader, pdoc, i) for i in range(len(reader.pages))]
     if notes.ocr_pages:
         log.info("%s: OCR of %d pages/regions in %.1f s", rel, notes.ocr_pages, notes.ocr_seconds)
-    blocks, dropped = to_blocks(rel, segments, settings, edges)
+    blocks, removed = to_blocks(rel, segments, settings, edges)
     report = ExtractionReport(ocr_pages=sorted(set(notes.ocr_page_numbers)),
-                              needs_ocr_pages=list(notes.needs_ocr), furniture_lines=dropped)
+                              needs_ocr_pages=list(notes.needs_ocr), furniture_lines=len(removed))
     return ExtractedDocument(path=rel, blocks=blocks, pages=len(reader.pages), warnings=notes.warnings,
-                             needs_ocr_pages=notes.needs_ocr, report=report)
+                             needs_ocr_pages=notes.needs_ocr, report=report,
+                             metadata_title=metadata_title(reader), header_lines=running_lines(removed))
+
+
+def metadata_title(reader: pypdf.PdfReader) -> str:
+    """The document information dictionary's ``/Title`` (PDF 1.7 §14.3.3), ``""`` when absent or
+    unreadable; cleaned and checked against the text later (:func:`indexer.context.document_title`)."""
+    try:
+        title = reader.metadata.title if reader.metadata is not None else None
+    except Exception:  # a damaged info dictionary never stops extraction
+        return ""
+    return " ".join(str(title).split()) if title else ""
 
 
 def _form_segments(reader: pypdf.PdfReader, pdoc: Any, index: int) -> list[Segment]:

@@ -16,6 +16,7 @@ across page breaks.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from core.config import ExtractionSettings
@@ -65,9 +66,10 @@ def furniture(texts: list[str], edges: list[list[tuple[str, str]]], ratio: float
 
 
 def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings,
-              edges: list[list[tuple[str, str]]]) -> tuple[list[Block], int]:
+              edges: list[list[tuple[str, str]]]) -> tuple[list[Block], list[str]]:
     """Blocks of a PDF from its page ``segments`` and the edge lines of its pages; returns them and
-    the number of furniture lines removed. See the module doc."""
+    the furniture lines removed (running headers/footers, page numbers; one entry per removal, in
+    page order). See the module doc."""
     texts = [[nfkc(s.text) if s.kind != "table" else s.text for s in page] for page in pages]
     keys = furniture(["\n".join(t for t, s in zip(page_texts, segs, strict=True) if s.kind != "form_field")
                       for page_texts, segs in zip(texts, pages, strict=True)], edges,
@@ -75,7 +77,7 @@ def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings
     keep = hyphenated_words("\n".join("\n".join(t) for t in texts))
     sections = SectionTracker()
     blocks: list[Block] = []
-    dropped = 0
+    removed: list[str] = []
     fits = within_tokens(settings.table_max_tokens)
     for page_no, (segs, page_texts) in enumerate(zip(pages, texts, strict=True), start=1):
         for seg, text in zip(segs, page_texts, strict=True):
@@ -88,14 +90,46 @@ def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings
                                     kind="form_field"))
                 continue
             kept = drop_lines(text, keys)
-            dropped += sum(1 for line in text.splitlines() if line.strip()) - \
-                sum(1 for line in kept.splitlines() if line.strip())
+            removed += removed_lines(text, kept)
             kind: BlockKind = "ocr" if seg.kind == "ocr" else "text"
             for section, part, is_heading in sections.split(join_hyphenated(kept, keep).strip(),
                                                             seg.headings):
                 blocks.append(Block(path=rel, text=part, page=page_no, section=section,
                                     kind="heading" if is_heading else kind))
-    return join_page_breaks(blocks, keep), dropped
+    return join_page_breaks(blocks, keep), removed
+
+
+RUNNING_LINES = 12
+"""Distinct running header/footer lines kept as title hints."""
+
+
+def running_lines(removed: list[str], limit: int = RUNNING_LINES) -> list[str]:
+    """The distinct lines among the ``removed`` furniture that repeat (on two pages or more; digits
+    masked, so "Page 3 of 25 X" and "Page 4 of 25 X" are one), most frequent first: a document's
+    running header often carries the only statement of its product name (title hints,
+    :attr:`core.types.ExtractedDocument.header_lines`)."""
+    counts: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    for line in removed:
+        key = " ".join(re.sub(r"\d+", "#", line.lower()).split())
+        counts[key] += 1
+        first.setdefault(key, line)
+    ranked = sorted((k for k, n in counts.items() if n >= 2), key=lambda k: -counts[k])
+    return [first[k] for k in ranked[:limit]]
+
+
+def removed_lines(text: str, kept: str) -> list[str]:
+    """The non-empty lines of ``text`` that ``kept`` (``text`` with some lines dropped) lacks."""
+    left = Counter(line for line in kept.splitlines() if line.strip())
+    out = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if left[line]:
+            left[line] -= 1
+        else:
+            out.append(line.strip())
+    return out
 
 
 def join_page_breaks(blocks: list[Block], keep: set[str]) -> list[Block]:

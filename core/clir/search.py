@@ -1,0 +1,178 @@
+"""Cross-language retrieval wiring: when to translate a question, into which language, and the
+structured BM25 leg that searches the translation.
+
+:class:`CrossLanguage` decides like the LLM translation path (:func:`core.language.translation_target`):
+the documents a question searches (the ones it names, else all in its scope) share one language and
+the question is detectably in another. Then the question is translated with
+:class:`~core.clir.translate.DictionaryTranslator` against the vocabulary of those documents, and
+searched by :class:`ScopeIndex`, an in-memory BM25 index of those documents' chunks (built from their
+rows once per change of the indexed documents) that scores the translation as a *structured query*
+(Pirkola, SIGIR 1998): the target words of one question word count as one term, their term
+frequencies summed and their document frequency that of their union. Scored with the index's own
+statistics, the scope's: LanceDB's full-text index would weigh a word by its rarity in the whole
+corpus, where a word on every page of the only German document (a travel policy's word for "abroad")
+is rare.
+
+Dictionaries are FreeDict's dictd files (Debian ``dict-freedict-eng-deu`` etc., installed by
+``make system-deps``) found by name in ``lexicon.dictionaries_dir``:
+``freedict-<source>-<target>.index`` with ISO 639-3 codes. None installed: no translation, said once
+in the log (:func:`make_cross_language`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter, OrderedDict
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.clir.dictd import DictdDictionary, DictionaryError
+from core.clir.translate import DictionaryTranslator, QueryTranslation, Vocabulary
+from core.language import question_language
+from core.store import Store, path_filter, row_chunk
+from core.store_schema import fts_column
+from core.types import Chunk
+
+log = logging.getLogger(__name__)
+
+ISO3 = {"en": "eng", "de": "deu", "fr": "fra", "it": "ita", "es": "spa", "pt": "por", "nl": "nld",
+        "sv": "swe", "da": "dan", "fi": "fin", "pl": "pol", "cs": "ces", "hu": "hun", "ro": "ron",
+        "tr": "tur", "ru": "rus", "uk": "ukr", "el": "ell", "ja": "jpn", "zh": "zho", "ko": "kor",
+        "hi": "hin", "ar": "ara", "he": "heb", "no": "nob"}
+"""ISO 639-1 (stored document languages) → ISO 639-3 (FreeDict file names)."""
+CHUNK_COLUMNS = ("chunk_id", "path", "text", "page", "page_end", "section", "ordinal", "text_hash")
+INDEXES = 8
+"""Scope indexes kept (one per language and document set searched)."""
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+
+class ScopeIndex:
+    """BM25 over the chunks of a few documents, in memory, with structured (synonym-set) queries.
+
+    Args:
+        chunks: the chunks with the text their full-text index holds (context + text).
+    """
+
+    def __init__(self, chunks: Sequence[tuple[Chunk, str]]) -> None:
+        from core.retrieval import tokenize
+
+        self.chunks = [c for c, _ in chunks]
+        self.tf = [Counter(tokenize(text)) for _, text in chunks]
+        self.lengths = [sum(t.values()) for t in self.tf]
+        self.avg = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
+        df: Counter[str] = Counter()
+        for t in self.tf:
+            df.update(t.keys())
+        self.vocabulary = Vocabulary(df)
+
+    def search(self, concepts: Sequence[Sequence[str]], k: int,
+               paths: Collection[str] | None = None) -> list[tuple[Chunk, float]]:
+        """Top ``k`` chunks (of ``paths``, default all) for ``concepts`` (each a set of words that count
+        as one term: Pirkola's ``#syn``), by Okapi BM25 (k1 = 1.2, b = 0.75; Robertson & Zaragoza 2009)."""
+        n = len(self.chunks)
+        scores = [0.0] * n
+        for words in concepts:
+            tfs = [sum(t.get(w, 0) for w in words) for t in self.tf]
+            df = sum(1 for f in tfs if f)
+            if not df:
+                continue
+            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            for i, f in enumerate(tfs):
+                if f:
+                    norm = BM25_K1 * (1 - BM25_B + BM25_B * self.lengths[i] / self.avg)
+                    scores[i] += idf * f * (BM25_K1 + 1) / (f + norm)
+        hits = [i for i in range(n) if scores[i] > 0 and (paths is None or self.chunks[i].path in paths)]
+        ranked = sorted(hits, key=lambda i: -scores[i])
+        return [(self.chunks[i], scores[i]) for i in ranked[:k]]
+
+
+@dataclass(frozen=True)
+class CrossQuery:
+    """A question's dictionary translation and the index of the documents it is searched in."""
+
+    translation: QueryTranslation
+    index: ScopeIndex
+
+    def search(self, k: int, paths: Collection[str] | None = None) -> list[tuple[Chunk, float]]:
+        """The translation's top ``k`` chunks (of ``paths``, default all in the index)."""
+        return self.index.search(self.translation.concepts(), k, paths)
+
+
+class CrossLanguage:
+    """Translates questions into the language of the documents they search.
+
+    Args:
+        store: the index (document languages, chunk rows for the scope index).
+        translator: the dictionary translator.
+    """
+
+    def __init__(self, store: Store, translator: DictionaryTranslator) -> None:
+        self.store = store
+        self.translator = translator
+        self._indexes: OrderedDict[frozenset[tuple[str, str]], ScopeIndex] = OrderedDict()
+
+    def translate(self, question: str, paths: Sequence[str]) -> CrossQuery | None:
+        """``question`` in the one language of the documents ``paths`` when it differs from the
+        question's and a dictionary covers the pair; else ``None``."""
+        docs = self.store.documents()
+        langs = {docs[p].language for p in paths if p in docs and docs[p].language}
+        if len(langs) != 1:
+            return None
+        (target,) = langs
+        source = question_language(question)
+        if not source or source == target or (source, target) not in self.translator.pairs():
+            return None
+        index = self._index(frozenset((p, docs[p].sha256) for p in paths if p in docs))
+        found = self.translator.translate(question, source, target, index.vocabulary)
+        log.info("question translated by dictionary %s→%s: %d terms", source, target,
+                 len(found.terms) if found else 0)
+        return CrossQuery(found, index) if found is not None else None
+
+    def _index(self, key: frozenset[tuple[str, str]]) -> ScopeIndex:
+        """The scope index of the documents of ``key`` (cached until one of them changes)."""
+        if key in self._indexes:
+            self._indexes.move_to_end(key)
+            return self._indexes[key]
+        where = path_filter(sorted(p for p, _ in key))
+        try:
+            rows = self.store.chunk_rows(where=where, columns=[*CHUNK_COLUMNS, "context", "indexed_text"])
+        except Exception:  # a table written before contextual chunks (schema < 6): no context columns
+            rows = self.store.chunk_rows(where=where, columns=list(CHUNK_COLUMNS))
+        column = fts_column(rows[0].keys()) if rows else "text"
+        index = ScopeIndex([(row_chunk(r), str(r.get(column) or r["text"])) for r in rows])
+        self._indexes[key] = index
+        while len(self._indexes) > INDEXES:
+            self._indexes.popitem(last=False)
+        return index
+
+
+def find_dictionaries(folder: Path) -> dict[tuple[str, str], DictdDictionary]:
+    """The FreeDict dictionaries in ``folder`` between languages of :data:`ISO3`, by (source, target)."""
+    by3 = {v: k for k, v in ISO3.items()}
+    found: dict[tuple[str, str], DictdDictionary] = {}
+    for index in sorted(folder.glob("freedict-*-*.index")) if folder.is_dir() else []:
+        parts = index.name.removesuffix(".index").split("-")
+        pair = (by3.get(parts[1], ""), by3.get(parts[2], "")) if len(parts) == 3 else ("", "")
+        if not all(pair):
+            continue
+        try:
+            found[pair] = DictdDictionary(index.with_suffix(""))
+        except DictionaryError as exc:
+            log.warning("bilingual dictionary skipped: %s", exc)
+    return found
+
+
+def make_cross_language(store: Store, folder: Path, max_terms: int) -> CrossLanguage | None:
+    """The dictionary translator over the dictionaries in ``folder``, or ``None`` (logged once, with
+    what to install) when there are none."""
+    dictionaries = find_dictionaries(folder)
+    if not dictionaries:
+        log.warning("no bilingual dictionaries in %s: questions are not translated for documents in "
+                    "another language; install dict-freedict-eng-deu (make system-deps) or set "
+                    "lexicon.dictionaries_dir", folder)
+        return None
+    log.info("bilingual dictionaries: %s", ", ".join(f"{s}→{t}" for s, t in sorted(dictionaries)))
+    return CrossLanguage(store, DictionaryTranslator(dictionaries, max_terms))
