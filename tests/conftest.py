@@ -6,6 +6,11 @@ between test runs (``.pytest_cache/qa-index``, see :data:`QA_INDEX_DIR`): the fi
 (a few minutes), later runs reconcile it (unchanged files are skipped; a changed chunking or
 embedding config rebuilds it through the shadow rebuild). The corpus is read in place, never copied
 into the repo.
+
+``qa_eval``: the issue-11 eval over all of ``qa_dev.yaml`` on that index (offline reranker, extractive
+answerer, golden items in their ``docs/eval/qa_dev_context.yaml`` channel), run once per session and
+shared by the eval floors and the citation check (one run: ~17 s on CI), configured as the eval floors
+were (cross-language retrieval included).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -22,11 +28,15 @@ from policybot.factory import App
 from tests.s3_server import BUCKET as S3_BUCKET
 from tests.s3_server import SeaweedS3
 
+if TYPE_CHECKING:
+    from core.eval import EvalResult
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
 QA_DEV = CORPUS / "qa_dev.yaml"
 
+QA_CONTEXT = REPO / "docs" / "eval" / "qa_dev_context.yaml"
 QA_INDEX_DIR = REPO / ".pytest_cache" / "qa-index"
 """Where the whole-corpus test index lives between runs (gitignored; delete it to rebuild from scratch)."""
 
@@ -54,6 +64,32 @@ def qa_index() -> Iterator[QAIndex]:
         yield QAIndex(app, settings, summary)
     finally:
         app.close()
+
+
+@pytest.fixture(scope="session")
+def qa_eval(qa_index: QAIndex) -> EvalResult:
+    """The eval run once over every ``qa_dev.yaml`` item: offline reranker + extractive answerer over
+    the whole-corpus index (deterministic for a given index and calibration)."""
+    from core.answer.extractive import ExtractiveAnswerer
+    from core.answering import PolicyAnswerService
+    from core.eval import load_context, load_qa, run_eval
+    from core.rerank.offline import OfflineReranker
+    from core.retrieval import HybridRetriever
+    from core.scoping import DocumentScoper
+
+    app, settings = qa_index.app, qa_index.settings
+    retriever = HybridRetriever(app.store, app.embedder, settings.retrieval,
+                                reranker=OfflineReranker(app.embedder), rerank=settings.rerank,
+                                scoper=DocumentScoper(app.store), cross=app.cross_language,
+                                cross_vector=settings.lexicon.cross_language_vector)
+    answerer = ExtractiveAnswerer(settings.answer, app.embedder, settings.retrieval.glossary)
+    service = PolicyAnswerService(retriever, answerer)
+    out = run_eval(service, load_qa(QA_DEV), channels=load_context(QA_CONTEXT))
+    for r in out.items:
+        rank = next((i + 1 for i, hit in enumerate(r.relevant) if hit), None)
+        print(f"{r.item.id:10} found={r.answer is not None and r.answer.found} rank={rank} "
+              f"facts={len(r.facts_found)}/{len(r.facts_found) + len(r.facts_missed)}")
+    return out
 
 
 @pytest.fixture(scope="session")

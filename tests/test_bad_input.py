@@ -259,6 +259,24 @@ def test_status_of_missing_data_dir_reports_no_index_and_creates_nothing(tmp_pat
     assert code == 0 and json.loads(out)["index"] is None and not (tmp_path / "data").exists()
 
 
+@pytest.mark.parametrize("args", [("cache", "stats"), ("cache", "stats", "--json"), ("cache", "forget", "c1"),
+                                  ("status",), ("inspect", "leave.md"), ("gaps",), ("health",)])
+def test_read_only_command_on_an_empty_data_dir_creates_nothing_there(tmp_path: Path, root: Path,
+                                                                     args: tuple[str, ...]) -> None:
+    (tmp_path / "data").mkdir()
+    _cli("--config", str(_config(tmp_path, root)), *args)
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == []
+
+
+def test_status_names_a_failed_text_file_once(tmp_path: Path, root: Path) -> None:
+    """The status line names the file; its reason does not repeat the name."""
+    (root / "notes.txt").write_bytes(b"Leave \x80\x00 rules")  # not UTF-8, a NUL: binary
+    cfg = str(_config(tmp_path, root))
+    assert _cli("--config", cfg, "index")[0] == 0
+    code, out, _ = _cli("--config", cfg, "status")
+    assert code == 0 and "binary data (NUL bytes)" in out and out.count("notes.txt") == 1, out
+
+
 @pytest.mark.parametrize("question", ["", "   "])
 def test_empty_question_is_an_error(tmp_path: Path, root: Path, question: str) -> None:
     code, _, err = _cli("--config", str(_config(tmp_path, root)), "ask", question)

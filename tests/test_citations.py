@@ -16,34 +16,23 @@ from pathlib import Path
 
 import pytest
 
-from core.answer.extractive import ExtractiveAnswerer
-from core.answering import PolicyAnswerService
-from core.eval import EvalResult, load_context, load_qa, run_eval
-from core.rerank.offline import OfflineReranker
-from core.retrieval import HybridRetriever
-from core.scoping import DocumentScoper
+from core.eval import EvalResult
 from core.types import ExtractedDocument
 from indexer.extract import extract_file
 from tests.citation_check import heading_problem, page_problem, quotes
-from tests.conftest import QA_DEV, REPO, QAIndex
+from tests.conftest import QAIndex
 
 pytestmark = pytest.mark.slow
 
-CONTEXT = REPO / "docs" / "eval" / "qa_dev_context.yaml"
 PENDING = ("waits for the PDF heading fix (wip-extract) and the page-of-the-quoted-sentence fix "
            "(wip-answers): see the module doc")
 
 
 @pytest.fixture(scope="module")
-def problems(qa_index: QAIndex) -> tuple[list[str], int]:
-    """``(problems, checks)`` over every answer of the eval run (one line per wrong citation)."""
-    app, settings = qa_index.app, qa_index.settings
-    retriever = HybridRetriever(app.store, app.embedder, settings.retrieval,
-                                reranker=OfflineReranker(app.embedder), rerank=settings.rerank,
-                                scoper=DocumentScoper(app.store))
-    answerer = ExtractiveAnswerer(settings.answer, app.embedder, settings.retrieval.glossary)
-    result: EvalResult = run_eval(PolicyAnswerService(retriever, answerer), load_qa(QA_DEV),
-                                  channels=load_context(CONTEXT))
+def problems(qa_index: QAIndex, qa_eval: EvalResult) -> tuple[list[str], int]:
+    """``(problems, checks)`` over every answer of the eval run (:func:`tests.conftest.qa_eval`, shared
+    with the eval floors), one line per wrong citation."""
+    settings, result = qa_index.settings, qa_eval
     root = Path(settings.policies.root)
     docs: dict[str, ExtractedDocument] = {}
     out: list[str] = []

@@ -12,6 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from policybot.cli import cli
 from tests.cli_helpers import LEAVE, REPO, CliProcess, cli_env, policy_folder, run_cli, write_config
 
 QUESTION = "How long is parental leave for mothers?"
@@ -28,9 +31,12 @@ def _probe(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _setup(tmp_path: Path) -> tuple[Path, Path]:
+    """A policy folder indexed by ``policybot index`` run in this process (the set-up, not the subject:
+    a child process would pay the CLI's start-up, LanceDB's import included, once more per test)."""
     root = policy_folder(tmp_path / "policies", {"hr/leave.md": LEAVE})
     cfg = write_config(tmp_path, root)
-    assert run_cli("--config", str(cfg), "index").returncode == 0
+    indexed = CliRunner().invoke(cli, ["--config", str(cfg), "index"])
+    assert indexed.exit_code == 0, indexed.output
     return root, cfg
 
 

@@ -20,6 +20,10 @@ from tests.incremental_helpers import write_policy
 REPO = Path(__file__).resolve().parents[1]
 POLICYBOT = REPO / ".venv" / "bin" / "policybot"
 FILES = 60
+POLL_S = 0.25
+"""How often the kill point is looked for: each look reads the documents table (tens of ms of CPU), so
+looking every 20 ms took most of a core from the indexer being watched (2 cores on CI); at ~0.1 s per
+file a look every 0.25 s still kills well inside the run."""
 
 
 def write_config(path: Path, root: Path, max_tokens: int) -> Path:
@@ -46,7 +50,7 @@ def kill_when(proc: subprocess.Popen[bytes], ready: Callable[[], bool], timeout:
                     break
             except (OSError, ValueError, RuntimeError):  # tables being created: try again
                 pass
-            time.sleep(0.02)
+            time.sleep(POLL_S)
         else:
             pytest.fail("the indexer never reached the kill point")
     finally:

@@ -91,7 +91,13 @@ DOCX_BODY = f"""<w:body {W} {MC} {DRAWING}>
     <w:r><w:delText>DELETED-OLD-55</w:delText></w:r></w:del>
     <w:ins w:id="6" w:author="a" w:date="2024-01-01T00:00:00Z">
       <w:r><w:t>Inserted 66.</w:t></w:r></w:ins></w:p>
+  <w:p><w:r><w:t xml:space="preserve">Policy owner: </w:t></w:r>
+    <w:fldSimple w:instr=" DOCPROPERTY OwnerCode \\* MERGEFORMAT "><w:r><w:t>HR Operations</w:t></w:r>
+    </w:fldSimple>
+    <w:r><w:t>.</w:t></w:r></w:p>
+  <w:p><w:r><w:t>Locker rules</w:t><w:cr/><w:t>Lockers are emptied on Fridays.</w:t></w:r></w:p>
   <w:altChunk r:id="rIdAlt"/>
+  <w:altChunk r:id="rIdAltTxt"/>
   <w:sectPr/>
 </w:body>"""
 FOOTNOTES = f"""<w:footnotes {W}>
@@ -106,6 +112,7 @@ ENDNOTES = f"""<w:endnotes {W}>
   </w:p></w:endnote></w:endnotes>"""
 COMMENTS = f"""<w:comments {W}><w:comment w:id="0" w:author="a"><w:p><w:r><w:t>COMMENT-SECRET-77</w:t></w:r>
   </w:p></w:comment></w:comments>"""
+ALT_TEXT = "Imported text: the locker deposit is 10 €.\r\nIt is refunded on leaving.\r\n".encode()
 ALT_HTML = b"<html><head><title>TITLE-HIDDEN</title></head><body><p>Imported HTML: parking costs EUR 5.</p>" \
            b"<!-- HTML-COMMENT-HIDDEN --></body></html>"
 
@@ -130,6 +137,7 @@ def build_docx(path: Path) -> None:
     _add_part(doc, "/word/endnotes.xml", f"{wml}.endnotes+xml", ENDNOTES.encode(), RT.ENDNOTES)
     _add_part(doc, "/word/comments.xml", f"{wml}.comments+xml", COMMENTS.encode(), RT.COMMENTS)
     _add_part(doc, "/word/afchunk.html", "text/html", ALT_HTML, RT.A_F_CHUNK, "rIdAlt")
+    _add_part(doc, "/word/afchunk2.txt", "text/plain", ALT_TEXT, RT.A_F_CHUNK, "rIdAltTxt")
     section = doc.sections[0]
     section.different_first_page_header_footer = True  # the same text on the first page: indexed once
     for header in (section.header, section.first_page_header):
@@ -147,8 +155,11 @@ DOCX_VISIBLE = ["Block control: the plan starts on 1 March 2026.", "Deadline: 15
                 "Tabbed", "After a break.", "38 °C, approved ✓", "Cap: EUR 750 a year.",
                 "Visible start commented words end.", "Footnote 1: Note text: claims within 90 days.",
                 "| Grade A | Row control 41 |", "| Grade A | Merged 43 |", "Inserted 66.",
-                "Imported HTML: parking costs EUR 5.", "Header line once"]
+                "Imported HTML: parking costs EUR 5.", "Header line once", "Policy owner: HR Operations.",
+                "Locker rules", "Lockers are emptied on Fridays.",
+                "Imported text: the locker deposit is 10 €.", "It is refunded on leaving."]
 DOCX_HIDDEN = ["HIDDEN-DRAFT-9999", "HIDDEN-IN-BOX-31", "COMMENT-SECRET-77", "Secret_Code", "MERGEFIELD",
+               "OwnerCode", "DOCPROPERTY", "\r",
                "DELETED-OLD-55",
                "TITLE-HIDDEN", "HTML-COMMENT-HIDDEN", "\u00ad"]
 
@@ -173,6 +184,16 @@ def test_docx_text_box_control_header_and_footer_are_read_once(tmp_path: Path) -
     counts = {s: text.count(s) for s in ("Text box: shuttle", "15 April", "Header line once",
                                          "Footer line once")}
     assert set(counts.values()) == {1}, counts
+
+
+def test_docx_simple_field_carriage_return_and_plain_text_altchunk_read_in_place(tmp_path: Path) -> None:
+    """``w:fldSimple`` shows its result where it stands, ``w:cr`` breaks the line, and an altChunk of type
+    text/plain is read as text (CRLF line ends normalised), after the HTML one as in the body."""
+    texts = [b.text for b in _docx(tmp_path).blocks]
+    assert "Policy owner: HR Operations." in texts
+    assert "Locker rules\nLockers are emptied on Fridays." in texts
+    html = texts.index("Imported HTML: parking costs EUR 5.")
+    assert texts[html + 1] == "Imported text: the locker deposit is 10 €.\nIt is refunded on leaving."
 
 
 def test_docx_footnotes_and_endnotes_follow_their_paragraph_as_notes(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """A missing embedding model never empties the index (issue 16, item 1).
 
-* CLI, bundled model: index, then reconcile with ``embedding.model`` set to a path that does not exist →
-  exit 2 naming the key and the path, chunk count and answers unchanged; ``run`` refuses with the same
-  message.
+* CLI, bundled model: ``index`` and ``ask`` (in this process), then ``policybot index`` with
+  ``embedding.model`` set to a path that does not exist → exit 2 naming the key and the path, chunk count
+  (``policybot status``) and answers unchanged; ``run`` refuses with the same message.
 * Indexer, fake embedder, real LanceDB: a rebuild whose files all fail is abandoned (the live generation
   stays), a reconcile whose files all fail for one machine-side reason is rolled back, a model that
   cannot load stops the reconcile instead of failing file by file, and a folder that really is empty
@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from core.config import Settings
 from core.embedder import FakeEmbedder
@@ -24,6 +25,7 @@ from core.store import Store
 from core.types import ExtractedDocument
 from indexer.extract import extract_file
 from indexer.pipeline import Indexer
+from policybot.cli import cli
 from tests.cli_helpers import LEAVE, REPO, policy_folder, run_cli, write_config
 
 SAMPLES = REPO / "policies"
@@ -32,13 +34,22 @@ WORKER_DOWN = "the extraction worker process did not start: it exited at start-u
 
 
 # ---- the CLI with the bundled model -------------------------------------------------------------------
+def _in_process(*args: str) -> str:
+    """``policybot args`` run in this process (typer's CliRunner): what it printed on stdout. For the
+    steps that need the real model but are not the subject (indexing first, the answers before and
+    after): a child process per step paid the torch + sentence-transformers import (~7 s on CI)."""
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
 def test_missing_model_path_exits_2_and_changes_nothing(tmp_path: Path) -> None:
     root = policy_folder(tmp_path / "policies", {"hr/leave.md": LEAVE})
     real = {"provider": "sentence-transformers", "model": "all-MiniLM-L6-v2"}
     cfg = write_config(tmp_path, root, embedding=real)
-    assert run_cli("--config", str(cfg), "index").returncode == 0
+    _in_process("--config", str(cfg), "index")
+    asked = json.loads(_in_process("--config", str(cfg), "ask", "--json", QUESTION))
     before = json.loads(run_cli("--config", str(cfg), "status", "--json").stdout)
-    asked = json.loads(run_cli("--config", str(cfg), "ask", "--json", QUESTION).stdout)
     missing = tmp_path / "models" / "minilm-typo"
     bad = write_config(tmp_path, root, name="bad.yaml", embedding={**real, "model": str(missing)})
 
@@ -50,7 +61,7 @@ def test_missing_model_path_exits_2_and_changes_nothing(tmp_path: Path) -> None:
     after = json.loads(run_cli("--config", str(cfg), "status", "--json").stdout)
     keys = ("chunks", "files", "index")
     assert [after[k] for k in keys] == [before[k] for k in keys]
-    again = json.loads(run_cli("--config", str(cfg), "ask", "--json", QUESTION).stdout)
+    again = json.loads(_in_process("--config", str(cfg), "ask", "--json", QUESTION))
     assert (again["answer"], again["citations"]) == (asked["answer"], asked["citations"])
     assert "26 weeks" in again["answer"]
 

@@ -48,7 +48,7 @@ def extract_markdown(path: Path, rel: str, settings: ExtractionSettings) -> Extr
         data = path.read_bytes()
     except OSError as exc:
         raise ExtractionError(f"cannot read the file ({exc.strerror})") from None
-    decoded = decode_text(data, path.name)
+    decoded = decode_text(data)  # a failure is shown beside the path: not named again
     report = ExtractionReport(encoding=decoded.encoding)
     text = decoded.text.replace("\r\n", "\n").replace("\r", "\n")  # Windows and old Mac line ends
     title = ""

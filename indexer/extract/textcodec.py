@@ -46,8 +46,11 @@ class Decoded:
     encoding: str
 
 
-def decode_text(data: bytes, name: str) -> Decoded:
-    """Decode a text file's ``data`` (see module doc); ``name`` is only for messages.
+def decode_text(data: bytes, name: str = "") -> Decoded:
+    """Decode a text file's ``data`` (see module doc). ``name``: only for messages, the part of a
+    package the bytes come from (e.g. a Word document's ``afchunk.txt``); leave it empty for the file
+    itself, whose failure is shown beside its path (``policybot status``), so the reason never repeats
+    the file name.
 
     Raises:
         ExtractionError: binary data, or bytes that no encoding step reads without loss.
@@ -63,18 +66,23 @@ def decode_text(data: bytes, name: str) -> Decoded:
     if utf16 is not None:
         return Decoded(_strict(data, utf16, utf16, name), f"{utf16} (no BOM)")
     if b"\x00" in data:
-        raise ExtractionError(f"{name}: binary data (NUL bytes) in a text file; save it as UTF-8 text")
+        raise ExtractionError(f"{_where(name)}binary data (NUL bytes) in a text file; save it as UTF-8 text")
     legacy = _cp1252(data)
     if legacy is not None:
         return Decoded(legacy, "cp1252")
     return _detected(data, name)
 
 
+def _where(name: str) -> str:
+    """``"name: "`` in front of a message about a part of a package; nothing for the file itself."""
+    return f"{name}: " if name else ""
+
+
 def _strict(data: bytes, codec: str, label: str, name: str) -> str:
     try:
         return data.decode(codec)
     except UnicodeDecodeError as exc:
-        raise ExtractionError(f"{name}: {label} text with an invalid byte at offset {exc.start}; "
+        raise ExtractionError(f"{_where(name)}{label} text with an invalid byte at offset {exc.start}; "
                               "save it again as UTF-8") from None
 
 
@@ -104,6 +112,6 @@ def _detected(data: bytes, name: str) -> Decoded:
 
     best = charset_normalizer.from_bytes(data).best()
     if best is None:
-        raise ExtractionError(f"{name}: cannot tell the text encoding (not UTF-8, UTF-16 or a known "
-                              "code page); save it as UTF-8")
+        raise ExtractionError(f"{_where(name)}cannot tell the text encoding (not UTF-8, UTF-16 or a "
+                              "known code page); save it as UTF-8")
     return Decoded(str(best), f"{best.encoding} (detected)")
