@@ -19,41 +19,18 @@ LanceDB docs, "Consistency": https://lancedb.github.io/lancedb/guides/tables/#co
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from typing import Any
 
+import lancedb
 import pyarrow as pa
-import pydantic
 
 from core.store_location import LANCEDB_FOLDER, StoreLocation
 
 log = logging.getLogger(__name__)
-
-
-@contextmanager
-def validators_built_on_first_call() -> Iterator[None]:
-    """While the block runs, ``pydantic.validate_call`` defers building each wrapper's validator to
-    the wrapper's first call (pydantic's ``defer_build`` config for ``validate_call``, pydantic >= 2.11,
-    PR #11584); restored afterwards. ``import lancedb`` imports the generated REST namespace client
-    (lance_namespace_urllib3_client), ~370 ``@validate_call`` methods, and building their validators
-    was ~0.4 s of CPU of every process that opens an index; a local or object-store data dir never calls
-    them (the lance package itself made that import lazy: lance-format/lance PR #9273)."""
-    original = pydantic.validate_call
-    setattr(pydantic, "validate_call",  # noqa: B010 - a module attribute, restored below
-            functools.partial(original, config=pydantic.ConfigDict(defer_build=True)))
-    try:
-        yield
-    finally:
-        setattr(pydantic, "validate_call", original)  # noqa: B010
-
-
-with validators_built_on_first_call():
-    import lancedb  # noqa: E402 - imported inside the block on purpose
 
 
 class Database:

@@ -105,20 +105,3 @@ def test_local_data_dir_stays_a_path_and_a_uri_a_string(tmp_path: Path) -> None:
     assert StoreLocation.parse("gs://bucket-b/p").scheme == "gs"
     with pytest.raises(ConfigError, match="not a bucket name"):
         load_config(None, data_dir="s3:///nothing")
-
-
-def test_validators_deferred_during_the_lancedb_import_still_validate_and_the_decorator_is_restored() -> None:
-    import pydantic
-
-    from core.database import validators_built_on_first_call
-
-    original = pydantic.validate_call
-    with validators_built_on_first_call():
-        @pydantic.validate_call
-        def double(x: int) -> int:
-            return 2 * x
-
-    assert pydantic.validate_call is original
-    assert double("3") == 6  # type: ignore[arg-type]
-    with pytest.raises(pydantic.ValidationError):
-        double("three")  # type: ignore[arg-type]
