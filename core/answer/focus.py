@@ -52,11 +52,14 @@ GENERIC = frozenset(stem(w) for w in word_list(
     "how much many long soon often far old amount amounts number figure total value limit limits maximum "
     "max minimum min cap ceiling percentage percent share proportion portion fraction time period deadline "
     "date day week month year hour minute night price cost fee rate sum exactly roughly approximately per "
+    "daily weekly monthly yearly annual annually nightly big small full fully until every little latest point "
+    "extra additional first last single another other same new good best not no what whats "
     # auxiliary, permission and policy-generic verbs
     "allow allowed permit permitted able ok okay possible supposed pay paid cover covered coverage get give "
     "given receive provide provided offer entitle entitled eligible apply need have make use take go come "
     "want know tell find happen happens still also really actually back anything something there off out "
-    "lot thing stuff kind sort way "
+    "lot thing stuff kind sort way call ring dial write talk speak put buy keep require spend spent send "
+    "took add added help chip hang knock kick worry through versus beyond her his him myself yourself "
     # people, organisations and documents
     "employee staff company employer someone somebody person people everyone anyone one policy plan "
     "insurance insurer document rule handbook guideline guidelines section clause"))
