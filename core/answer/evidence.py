@@ -153,18 +153,20 @@ class EvidenceFinder:
         if not chosen:
             return {"focus": 0.0, "focus_sim": 0.0}
         lead = chosen[0].unit
-        text = f"{lead.lead} {lead.text}".strip()
-        if not focus.terms or not same_language(request.question, text):
+        texts = [f"{u.lead} {u.text}".strip() for u in _with_items(lead, ranked)]
+        if not focus.terms or not same_language(request.question, texts[0]):
             return {"focus": 1.0, "focus_sim": 1.0}
         section = request.sources[lead.source - 1].chunk.section
         bags = [frozenset(content_terms(f"{s.unit.lead} {s.unit.text}")) for s in ranked]
-        lexical = lexical_binding(focus, f"{text} {section}", bags, self.glossary)
+        lexical = round(lexical_binding(focus, " ".join([*texts, section]), bags, self.glossary), 4)
         if self.embedder is None:
-            return {"focus": round(lexical, 4), "focus_sim": round(lexical, 4)}
-        cached = self._vectors.get(text)
-        vecs = _unit_rows(self.embedder.embed([focus.phrase] if cached is not None else [focus.phrase, text]))
-        unit_vec = cached if cached is not None else vecs[1]
-        return {"focus": round(lexical, 4), "focus_sim": round(max(0.0, float(vecs[0] @ unit_vec)), 4)}
+            return {"focus": lexical, "focus_sim": lexical}
+        todo = [t for t in texts if t not in self._vectors]
+        vecs = _unit_rows(self.embedder.embed([focus.phrase, *todo]))
+        known = {t: self._vectors[t] for t in texts if t in self._vectors}
+        unit_vecs = [*known.values(), *vecs[1:]]
+        best = max(float(vecs[0] @ v) for v in unit_vecs)
+        return {"focus": lexical, "focus_sim": round(max(0.0, best), 4)}
 
     def score(self, request: GenerationRequest, units: Sequence[Unit],
               atype: AnswerType) -> list[ScoredUnit]:
@@ -361,6 +363,16 @@ def unit_page(request: GenerationRequest, unit: Unit) -> int | None:
 def figures(unit: Unit) -> set[float]:
     """The numbers a unit states (template placeholders removed)."""
     return {q.value for q in quantities(strip_placeholders(unit.text)) if q.unit != "ordinal"}
+
+
+def _with_items(lead: Unit, ranked: Sequence[ScoredUnit], limit: int = 8) -> list[Unit]:
+    """``lead``, and when it is a list's lead-in (ends with ":") the items quoted under it: what the
+    answer says is in them."""
+    if not lead.text.endswith(":"):
+        return [lead]
+    items = [s.unit for s in ranked if s.unit.source == lead.source and s.unit.kind == "item"
+             and s.unit.lead == lead.text]
+    return [lead, *sorted(items, key=lambda u: u.position)[:limit]]
 
 
 def _title(context: str, path: str) -> str:
