@@ -10,9 +10,7 @@ word of Li & Roth, "Learning Question Classifiers", COLING 2002). Here:
 
 1. a leading or trailing condition ("If I use my own car …", "… if I work from home") is framing,
    not focus, and is dropped (unless nothing would remain);
-2. a rate's denominator phrase ("per year of service", "a year") is a modifier, and a document
-   reference ("our Chola group travel policy", "the Contoso expense policy") names the document:
-   both are dropped;
+2. a rate's denominator phrase ("per year of service", "a year") is a modifier and is dropped;
 3. "how many weeks **of severance pay**": when the counted word is a unit, its ``of`` complement is
    the focus;
 4. the remaining content words (:func:`core.text.content_terms`) minus :data:`GENERIC` words (answer
@@ -73,10 +71,6 @@ _TRAILING = re.compile(rf"\s+{_CONDITION}\b[^?]*", re.I)
 _UNITS = r"(?:days?|weeks?|months?|years?|hours?|nights?|minutes?|paycheck|pay\s+period|trip|visit|booking)"
 _PER = re.compile(rf"\b(?:per|a|an|each|every)\s+{_UNITS}(?:\s+of\s+[\w-]+)?", re.I)
 _UNIT_OF = re.compile(rf"\bhow\s+(?:many|much)\s+{_UNITS}\s+of\s+(.+)", re.I)
-_PRODUCT = re.compile(r"\b(?:our|my|your|the|this|that)\s+((?:[\w'’-]+\s+){2,5}?|[A-Z][\w'’-]*\s+)"
-                      r"(?=(?:policy|plan|insurance|cover|handbook|scheme|terms)\b)")
-"""A document reference ("our Chola group travel policy", "the Contoso expense policy"): two or more
-words, or one capitalised, between a determiner and a document word name the document, not the focus."""
 _NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
 _SENTENCES = re.compile(r"(?<=[.?!])\s+")
 _WORD = re.compile(r"[\w'’-]+")
@@ -107,7 +101,7 @@ def question_focus(question: str, titles: Iterable[str] = ()) -> Focus:
     "37signals") is a name, not a focus word."""
     clause = _main_clause(nfkc(question))
     unit_of = _UNIT_OF.search(clause)
-    core_text = _PRODUCT.sub(" ", _PER.sub(" ", unit_of.group(1) if unit_of else clause))
+    core_text = _PER.sub(" ", unit_of.group(1) if unit_of else clause)
     name_words = {t for n in _NAME_RUN.findall(clause) for t in content_terms(n)}
     title_words = {t for title in titles for t in content_terms(title)}
     name_words |= {t for w in _NAMED.findall(clause) for t in content_terms(w) if t in title_words}
