@@ -153,11 +153,11 @@ class EvidenceFinder:
         if not chosen:
             return {"focus": 0.0, "focus_sim": 0.0}
         lead = chosen[0].unit
-        texts = [f"{u.lead} {u.text}".strip() for u in _with_items(lead, ranked)]
+        texts = [embedded_text(u) for u in _with_items(lead, ranked)]
         if not focus.terms or not same_language(request.question, texts[0]):
             return {"focus": 1.0, "focus_sim": 1.0}
         section = request.sources[lead.source - 1].chunk.section
-        bags = [frozenset(content_terms(f"{s.unit.lead} {s.unit.text}")) for s in ranked]
+        bags = [frozenset(content_terms(embedded_text(s.unit))) for s in ranked]
         lexical = round(lexical_binding(focus, " ".join([*texts, section]), bags, self.glossary), 4)
         if self.embedder is None:
             return {"focus": lexical, "focus_sim": lexical}
