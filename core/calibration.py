@@ -10,7 +10,8 @@ Two logistic models (Platt, "Probabilistic Outputs for Support Vector Machines",
   evidence signals (:mod:`core.answer.answerability`).
 
 Both are ``σ(bias + Σ wᵢ·xᵢ)``; feature names are the keys of ``weights``. A feature missing from the
-input counts as 0.
+input counts as 0. Beside them, ``focus_gate``: the thresholds ``{"focus": t₁, "focus_sim": t₂}`` of the
+fitted focus gate (:mod:`core.eval.focus_gate`; absent when the calibration chose no gate).
 """
 
 from __future__ import annotations
@@ -62,11 +63,15 @@ class Calibration:
     reranker: Logistic | None = None
     answerability: Logistic | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    focus_gate: Mapping[str, float] = field(default_factory=dict)
+    """Signal → threshold: an answer with every one of these signals below its threshold is refused
+    (empty: no focus gate)."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document :func:`load_calibration` reads."""
         return {"reranker": self.reranker.to_json() if self.reranker else None,
                 "answerability": self.answerability.to_json() if self.answerability else None,
+                "focus_gate": {k: round(v, 4) for k, v in self.focus_gate.items()} or None,
                 "meta": dict(self.meta)}
 
 
@@ -86,8 +91,10 @@ def load_calibration(path: Path = CALIBRATION_PATH) -> Calibration:
     except (OSError, ValueError) as exc:
         log.warning("no calibration at %s (%s): run `policybot eval --calibrate`", path, exc)
         return Calibration()
+    gate = raw.get("focus_gate")
     return Calibration(_logistic(raw.get("reranker")), _logistic(raw.get("answerability")),
-                       dict(raw.get("meta") or {}))
+                       dict(raw.get("meta") or {}),
+                       {str(k): float(v) for k, v in gate.items()} if isinstance(gate, dict) else {})
 
 
 def save_calibration(calibration: Calibration, path: Path = CALIBRATION_PATH) -> Path:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from core.answer.extractive import ExtractiveAnswerer
+from core.answer.focus import question_focus
 from core.answer.unit_vectors import BATCH_CHUNKS, FillResult, UnitVectorJob, UnitVectors, chunk_unit_texts
 from core.answering import PolicyAnswerService
 from core.config import EmbeddingSettings
@@ -49,7 +50,7 @@ def test_a_question_over_stored_units_embeds_only_the_question(tmp_path: Path) -
     _, vectors, chunks = _filled(tmp_path)
     emb = FakeEmbedder()
     ExtractiveAnswerer(ANSWER, emb, unit_vectors=vectors).generate(_request(chunks))
-    assert emb.texts == [QUESTION]
+    assert emb.texts == [QUESTION, question_focus(QUESTION).phrase]  # the question side only
 
 
 def test_stored_units_answer_exactly_as_embedding_them_on_the_fly(tmp_path: Path) -> None:
@@ -69,7 +70,7 @@ def test_a_missing_table_falls_back_to_embedding_the_units_and_answers_the_same(
     with_empty = ExtractiveAnswerer(ANSWER, emb, unit_vectors=empty).generate(_request(chunks))
     plain = ExtractiveAnswerer(ANSWER, FakeEmbedder()).generate(_request(chunks))
     units = {t for c in chunks for t in chunk_unit_texts(c.text)}
-    assert emb.texts[0] == QUESTION and set(emb.texts[1:]) == units
+    assert emb.texts[0] == QUESTION and set(emb.texts[1:]) == units | {question_focus(QUESTION).phrase}
     assert (with_empty.text, with_empty.answerability) == (plain.text, plain.answerability)
 
 

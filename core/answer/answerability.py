@@ -1,11 +1,13 @@
 """Answerability: one calibrated 0–1 score per answer, and one threshold (``answer.min_answerability``).
 
-Three gates come first, each making the answerability 0: a question that needs a value (an amount, a
+Three fixed gates come first, each making the answerability 0: a question that needs a value (an amount, a
 period, a phone number …; :mod:`core.answer.answer_type`) when no unit of the sources holds a value of
 that type (the answer must contain a value of the asked type from a cited source: issue 11, item 2),
 a question naming a plan, tier or clause ("Plan D") that no source contains, and a question naming a
 document when the answering unit does not come from it (the named document is outside the scope, or
-does not say it: the answer would be about another document). Otherwise the score is the
+does not say it: the answer would be about another document); then the focus gate, when the
+calibration fitted one (the answering unit is not about the asked-for thing: ``focus`` and
+``focus_sim`` both below their fitted thresholds). Otherwise the score is the
 probability, from a logistic model fitted by ``policybot eval --calibrate``
 (:mod:`core.eval.calibrate`; Platt scaling generalised to several inputs, Niculescu-Mizil & Caruana
 2005), that the policies answer the question, given signals that
@@ -19,8 +21,11 @@ computed by :func:`core.answer.evidence.signals`):
 ``lead_share``  its relevance over the best quoted unit's (a value found only in a weaker passage)
 ``similarity``  question/answering-unit cosine
 ``coverage``    IDF-weighted share of the question's content terms the answering unit contains
-``focus``       share of the words naming the asked-for thing ("the per-mile rate") that the answering
-                unit, its lead-in or its passage's section path contains (1 when the question has none)
+``focus``       is the answering unit about the asked-for thing? The IDF-weighted share of the question's
+                focus words ("mile" of "the per-mile rate"; :mod:`core.answer.focus`) that the unit, its
+                lead-in or section path holds (1 when the question has no focus words or is in another
+                language than the unit)
+``focus_sim``   the cosine of the focus phrase's and the answering unit's embeddings (same exceptions)
 ``type_ok``     1 when the question needs no value or the answering unit holds a value of its type
                 (a gate: 0 makes the answerability 0)
 ``ids_found``   share of the question's plan/tier/clause identifiers found in the sources ("Plan D";
@@ -46,8 +51,8 @@ from core.calibration import load_calibration
 
 log = logging.getLogger(__name__)
 
-SIGNALS = ("rerank", "support", "lead_share", "similarity", "coverage", "focus", "type_ok", "ids_found",
-           "named_doc", "legs", "needs_value")
+SIGNALS = ("rerank", "support", "lead_share", "similarity", "coverage", "focus", "focus_sim", "type_ok",
+           "ids_found", "named_doc", "legs", "needs_value")
 """The answerability signals, in the order the calibration reports them."""
 GATES = ("type_ok", "ids_found", "named_doc")
 """Signals that gate instead of weighing (see :func:`gate`)."""
@@ -71,6 +76,17 @@ def answerability(signals: Mapping[str, float]) -> float:
 
 
 def gate(signals: Mapping[str, float]) -> bool:
+    """False when a fixed gate (:func:`fixed_gate`) or the calibrated focus gate closes: the answering
+    unit is not about the asked-for thing, every signal of ``focus_gate`` in ``core/calibration.json``
+    being below its threshold (:mod:`core.eval.focus_gate`; no such gate when the calibration chose
+    none)."""
+    if not fixed_gate(signals):
+        return False
+    thresholds = load_calibration().focus_gate
+    return not thresholds or not all(signals.get(k, 1.0) < t for k, t in thresholds.items())
+
+
+def fixed_gate(signals: Mapping[str, float]) -> bool:
     """False when the question needs a value and no unit holds one (``type_ok`` 0), names an
     identifier no source contains (``ids_found`` under 1) or names a document none of the quoted
     units comes from (``named_doc`` 0)."""

@@ -41,6 +41,7 @@ from typing import Protocol
 import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
+from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
 from core.answer.table_cells import identifier_in_table, typed_row
 from core.bm25 import bm25_scores, scaled
@@ -99,6 +100,8 @@ class Evidence:
         chosen: the units to quote, the answering one first (empty without sources).
         signals: answerability signals in [0, 1] (:data:`core.answer.answerability.SIGNALS`).
         missing_ids: plan/tier/clause identifiers of the question found in no source ("Plan D").
+        focus: the question's words naming what it asks about ("gym membership";
+            :class:`core.answer.focus.Focus` ``span``), ``""`` when none.
     """
 
     answer_type: AnswerType
@@ -106,6 +109,7 @@ class Evidence:
     chosen: tuple[ScoredUnit, ...]
     signals: Mapping[str, float]
     missing_ids: tuple[str, ...] = ()
+    focus: str = ""
 
 
 class EvidenceFinder:
@@ -118,13 +122,16 @@ class EvidenceFinder:
         stored: unit vectors computed ahead (the indexer role's ``unit-vectors`` job,
             :mod:`core.answer.unit_vectors`): looked up before anything is embedded; units they lack
             are embedded with the question. A failing lookup is logged and counts as all misses.
+        glossary: abbreviation → expansion (``retrieval.glossary``): either form binds the focus.
     """
 
     def __init__(self, embedder: Embedder | None, max_units: int = 6,
-                 stored: UnitVectorLookup | None = None) -> None:
+                 stored: UnitVectorLookup | None = None,
+                 glossary: Mapping[str, str] | None = None) -> None:
         self.embedder = embedder
         self.max_units = max_units
         self.stored = stored
+        self.glossary = dict(glossary or {})
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def find(self, request: GenerationRequest) -> Evidence:
@@ -134,8 +141,32 @@ class EvidenceFinder:
         ranked = self.score(request, units, atype)
         chosen = choose(ranked, atype, self.max_units)
         missing = missing_ids(request)
-        found = signals(request, chosen, atype, missing)
-        return Evidence(atype, tuple(ranked), tuple(chosen), found, missing)
+        focus = question_focus(request.question, [_title(sc.chunk.context, sc.chunk.path)
+                                                  for sc in request.sources])
+        found = {**signals(request, chosen, atype, missing), **self.binding(request, focus, chosen, ranked)}
+        return Evidence(atype, tuple(ranked), tuple(chosen), found, missing, focus.span)
+
+    def binding(self, request: GenerationRequest, focus: Focus, chosen: Sequence[ScoredUnit],
+                ranked: Sequence[ScoredUnit]) -> dict[str, float]:
+        """The ``focus`` and ``focus_sim`` signals: is the answering unit about what the question asks
+        for (:mod:`core.answer.focus`)? Both 0.0 without an answering unit, 1.0 when not checkable."""
+        if not chosen:
+            return {"focus": 0.0, "focus_sim": 0.0}
+        lead = chosen[0].unit
+        texts = [embedded_text(u) for u in _with_items(lead, ranked)]
+        if not focus.terms or not same_language(request.question, texts[0]):
+            return {"focus": 1.0, "focus_sim": 1.0}
+        section = request.sources[lead.source - 1].chunk.section
+        bags = [frozenset(content_terms(embedded_text(s.unit))) for s in ranked]
+        lexical = round(lexical_binding(focus, " ".join([*texts, section]), bags, self.glossary), 4)
+        if self.embedder is None:
+            return {"focus": lexical, "focus_sim": lexical}
+        todo = [t for t in texts if t not in self._vectors]
+        vecs = _unit_rows(self.embedder.embed([focus.phrase, *todo]))
+        known = {t: self._vectors[t] for t in texts if t in self._vectors}
+        unit_vecs = [*known.values(), *vecs[1:]]
+        best = max(float(vecs[0] @ v) for v in unit_vecs)
+        return {"focus": lexical, "focus_sim": round(max(0.0, best), 4)}
 
     def score(self, request: GenerationRequest, units: Sequence[Unit],
               atype: AnswerType) -> list[ScoredUnit]:
@@ -269,7 +300,7 @@ def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: Ans
     unit-level ones describe the lead unit, the one that answers."""
     if not chosen:
         return {"rerank": 0.0, "support": 0.0, "lead_share": 0.0, "similarity": 0.0, "coverage": 0.0,
-                "focus": 0.0, "type_ok": 0.0,
+                "type_ok": 0.0,
                 "ids_found": 0.0 if missing else 1.0, "named_doc": 0.0, "legs": 0.0,
                 "needs_value": float(atype.needs_value)}
     ids = [t for t in extract_terms(request.question) if _is_identifier(t.text, t.kind)]
@@ -282,25 +313,12 @@ def signals(request: GenerationRequest, chosen: Sequence[ScoredUnit], atype: Ans
         "lead_share": lead.relevance / top if top > 0 else 0.0,
         "similarity": lead.similarity,
         "coverage": lead.coverage,
-        "focus": focus_share(request, lead, atype),
         "type_ok": 1.0 if not atype.needs_value or lead.typed else 0.0,
         "ids_found": 1.0 - len(missing) / len(ids) if ids else 1.0,
         "named_doc": named_share(request, chosen),
         "legs": leg_agreement(request),
         "needs_value": float(atype.needs_value),
     }
-
-
-def focus_share(request: GenerationRequest, lead: ScoredUnit, atype: AnswerType) -> float:
-    """Share of the content words of the question's focus ("the per-mile rate": what it asks for)
-    found in the answering unit, its lead-in, or its passage's section path and context; 1.0 when
-    the question has no focus."""
-    wanted = set(content_terms(atype.focus))
-    if not wanted:
-        return 1.0
-    chunk = request.sources[lead.unit.source - 1].chunk
-    where = set(content_terms(f"{lead.unit.lead} {lead.unit.text} {chunk.section} {chunk.context}"))
-    return len(wanted & where) / len(wanted)
 
 
 def named_share(request: GenerationRequest, chosen: Sequence[ScoredUnit]) -> float:
@@ -345,6 +363,21 @@ def unit_page(request: GenerationRequest, unit: Unit) -> int | None:
 def figures(unit: Unit) -> set[float]:
     """The numbers a unit states (template placeholders removed)."""
     return {q.value for q in quantities(strip_placeholders(unit.text)) if q.unit != "ordinal"}
+
+
+def _with_items(lead: Unit, ranked: Sequence[ScoredUnit], limit: int = 8) -> list[Unit]:
+    """``lead``, and when it is a list's lead-in (ends with ":") the items quoted under it: what the
+    answer says is in them."""
+    if not lead.text.endswith(":"):
+        return [lead]
+    items = [s.unit for s in ranked if s.unit.source == lead.source and s.unit.kind == "item"
+             and s.unit.lead == lead.text]
+    return [lead, *sorted(items, key=lambda u: u.position)[:limit]]
+
+
+def _title(context: str, path: str) -> str:
+    """The document title of a chunk (its context before " — ") and its file name's words."""
+    return f"{context.split(' — ', 1)[0]} {re.sub(r'[_.-]+', ' ', path.rsplit('/', 1)[-1])}"
 
 
 def _is_identifier(text: str, kind: str) -> bool:

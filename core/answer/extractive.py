@@ -73,7 +73,7 @@ class ExtractiveAnswerer:
                  unit_vectors: UnitVectorLookup | None = None) -> None:
         self.settings = settings
         self.glossary = dict(glossary or {})
-        self.finder = EvidenceFinder(embedder, settings.max_sentences, unit_vectors)
+        self.finder = EvidenceFinder(embedder, settings.max_sentences, unit_vectors, self.glossary)
 
     def generate(self, request: GenerationRequest) -> Generation:
         """Quote the chosen units of ``request.sources``, or refuse (see module doc). Never raises."""

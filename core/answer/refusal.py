@@ -79,9 +79,10 @@ def _missing(evidence: Evidence, doc: str, named: bool = False) -> str:
                             if (m := PLACEHOLDER.search(u.unit.text))), None)
         note = f" (it has only the template placeholder {placeholder})" if placeholder else ""
         return f"{_cap(doc)} does not state {what}{note}."
-    what = atype.focus or KIND_PHRASES.get(atype.kind, "")
+    about = f"anything about “{evidence.focus}”" if evidence.focus else ""
+    what = atype.focus or about or KIND_PHRASES.get(atype.kind, "")
     if what and named:
-        return f"{_cap(doc)} does not state {what}."
+        return f"{_cap(doc)} does not {'say' if what == about else 'state'} {what}."
     return f"I couldn't find {what or 'an answer to this'} in the policies."
 
 

@@ -24,7 +24,12 @@ Method (Platt 1999; Niculescu-Mizil & Caruana, ICML 2005; scikit-learn's ``Logis
    out-of-fold probabilities say how the model does on documents it was not fitted on, not on
    rewordings of questions it has seen); the out-of-fold probabilities (0 for gated samples) give the
    refusal precision/recall curve (refusal = the positive class, score = 1 − answerability).
-4. **Threshold.** The largest threshold whose out-of-fold false-refusal rate on answerable items is at
+4. **Focus gate or not** (:mod:`core.eval.focus_gate`). The gate "``focus`` and ``focus_sim`` both
+   low" is fitted per fold on the other folds (the same grouped folds) and its out-of-fold refusals
+   are added to the fixed gates'; it is kept only when, within the same false-refusal budget, that
+   curve refuses more unanswerable samples than the curve without it (then refitted on all samples
+   the fixed gates let through and written to ``core/calibration.json`` as ``focus_gate``).
+5. **Threshold.** The largest threshold whose out-of-fold false-refusal rate on answerable items is at
    most ``max_false_refusal`` (default 5 %; or the gates' own rate when they alone exceed it, so the
    model adds no false refusal): as many refusals as possible while answering ≥ 95 % of answerable
    questions (a Neyman–Pearson operating point). The final model is refitted on all gated-in samples.
@@ -42,9 +47,10 @@ from typing import Any
 
 import numpy as np
 
-from core.answer.answerability import FEATURES, gate
+from core.answer.answerability import FEATURES, fixed_gate
 from core.answering import to_citation
 from core.calibration import Calibration, Logistic, save_calibration
+from core.eval import focus_gate as fg
 from core.eval import metrics as m
 from core.eval.dataset import QAItem
 from core.eval.runner import ItemResult, channel_scope, run_eval
@@ -73,13 +79,21 @@ class Sample:
 
 @dataclass
 class Fit:
-    """A fitted answerability model with its out-of-fold evidence."""
+    """A fitted answerability model with its out-of-fold evidence.
+
+    ``focus_gate`` is the fitted focus-gate rectangle (:mod:`core.eval.focus_gate`) when the curve
+    chose it, else ``None``; ``gated_oof`` marks the samples refused before the model out of fold
+    (fixed gates, and the focus gate when chosen); ``alternative`` is the recall and false-refusal
+    rate of the variant not chosen (with / without the focus gate), for the report."""
 
     model: Logistic
     threshold: float
     samples: list[Sample]
     oof: np.ndarray
     curve: list[dict[str, float]] = field(default_factory=list)
+    focus_gate: tuple[float, float] | None = None
+    gated_oof: np.ndarray | None = None
+    alternative: dict[str, float] = field(default_factory=dict)
 
 
 def reranker_samples(retriever: HybridRetriever, items: Sequence[QAItem],
@@ -136,7 +150,8 @@ def group_of(item: QAItem) -> str:
 
 
 def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05) -> Fit:
-    """Cross-validated logistic regression on the signals, and the threshold (see the module doc).
+    """Cross-validated logistic regression on the signals, the focus gate or not, and the threshold
+    (see the module doc).
 
     Raises:
         ValueError: fewer than :data:`FOLDS` samples of either label.
@@ -144,7 +159,7 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold, cross_val_predict
 
-    open_ = np.asarray([gate(s.signals) for s in samples])
+    open_ = np.asarray([fixed_gate(s.signals) for s in samples])
     x = np.asarray([[s.signals.get(f, 0.0) for f in FEATURES] for s in samples], dtype=float)
     y = np.asarray([s.label for s in samples], dtype=int)
     xo, yo = x[open_], y[open_]
@@ -152,16 +167,33 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
         raise ValueError(f"need at least {FOLDS} answerable and {FOLDS} unanswerable samples that the type "
                          f"gate lets through, got {int(yo.sum())} and {int(len(yo) - yo.sum())}")
     lr = LogisticRegression(C=1.0, max_iter=1000)
-    oof = np.zeros(len(samples))
     groups = np.asarray([s.group or s.item_id for s in samples])[open_]
-    cv = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=SEED)
-    oof[open_] = cross_val_predict(lr, xo, yo, groups=groups, cv=cv, method="predict_proba")[:, 1]
-    curve = refusal_curve(oof, y, ~open_)
-    threshold = choose_threshold(curve, max_false_refusal)
+    folds = list(StratifiedGroupKFold(FOLDS, shuffle=True, random_state=SEED).split(xo, yo, groups))
+    oof = np.zeros(len(samples))
+    oof[open_] = cross_val_predict(lr, xo, yo, cv=folds, method="predict_proba")[:, 1]
+    xb = np.asarray([[s.signals.get(f, 1.0) for f in fg.BINDING] for s in samples], dtype=float)
+    gate_oof = np.zeros(len(samples), dtype=bool)
+    gate_oof[open_] = fg.out_of_fold(xb[open_], yo, iter(folds))
+    plain, gated = refusal_curve(oof, y, ~open_), refusal_curve(oof, y, ~open_ | gate_oof)
+    budget = max(max_false_refusal, plain[0]["false_refusal"])
+    rows = {"plain": _row(plain, budget), "gated": _row(gated, budget)}
+    use_gate = rows["gated"] is not None and (rows["plain"] is None
+                                              or rows["gated"]["recall"] > rows["plain"]["recall"])
+    curve, chosen = (gated, "gated") if use_gate else (plain, "plain")
+    other = rows["plain" if use_gate else "gated"] or {}
     lr.fit(xo, yo)
     weights = {f: float(w) for f, w in zip(FEATURES, lr.coef_[0], strict=True)}
     model = Logistic(weights, float(lr.intercept_[0]))
-    return Fit(model, threshold, list(samples), oof, curve)
+    rect = fg.fit_rectangle(xb[open_], yo) if use_gate else None
+    log.info("answerability: %s variant chosen (other: %s)", chosen, other)
+    return Fit(model, choose_threshold(curve, budget), list(samples), oof, curve, rect,
+               ~open_ | (gate_oof if use_gate else False), dict(other))
+
+
+def _row(curve: Sequence[Mapping[str, float]], budget: float) -> dict[str, float] | None:
+    """The curve row :func:`choose_threshold` picks within ``budget``; ``None`` when no row is within."""
+    ok = [row for row in curve if row["false_refusal"] <= budget]
+    return dict(ok[-1]) if ok else None
 
 
 def refusal_curve(p: np.ndarray, y: np.ndarray, gated: np.ndarray | None = None) -> list[dict[str, float]]:
@@ -185,11 +217,11 @@ def choose_threshold(curve: Sequence[Mapping[str, float]], max_false_refusal: fl
     to 3 places. Row ``i`` of the curve refuses ``p < threshold_i``, so every threshold in
     ``(threshold_{i-1}, threshold_i]`` refuses the same samples: the one returned is halfway between the
     two (it does not sit on a sample, and the sample at ``threshold_i`` is still answered)."""
-    budget = max(max_false_refusal, curve[0]["false_refusal"] if curve else 0.0)
-    ok = [i for i, row in enumerate(curve) if row["false_refusal"] <= budget]
-    i = max(ok) if ok else 0
     if not curve:
         return 0.0
+    budget = max(max_false_refusal, curve[0]["false_refusal"])
+    ok = [i for i, row in enumerate(curve) if row["false_refusal"] <= budget]
+    i = max(ok) if ok else 0
     lo = curve[i - 1]["threshold"] if i > 0 else curve[i]["threshold"]
     return round(min(1.0, (lo + curve[i]["threshold"]) / 2), 3)
 
@@ -199,7 +231,8 @@ def save(fit: Fit, platt: Logistic, meta: Mapping[str, Any], config_files: Seque
     (``config.yaml``: the ``min_answerability:`` line; ``core/config.py``: the Field default)."""
     info = {**meta, "date": dt.date.today().isoformat(), "folds": FOLDS, "threshold": fit.threshold,
             "samples": len(fit.samples), "counterfactual": sum(s.counterfactual for s in fit.samples)}
-    save_calibration(Calibration(platt, fit.model, info))
+    gate = dict(zip(fg.BINDING, fit.focus_gate, strict=True)) if fit.focus_gate else {}
+    save_calibration(Calibration(platt, fit.model, info, gate))
     for path in config_files:
         text = path.read_text(encoding="utf-8")
         new = re.sub(r"(min_answerability:\s*)[0-9.]+", rf"\g<1>{fit.threshold}", text, count=1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.answer.answerability import FEATURES, SIGNALS, gate
+from core.answer.answerability import FEATURES, SIGNALS, fixed_gate
 from core.calibration import Logistic
 from core.eval.calibrate import Fit
 
@@ -17,7 +17,9 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
            chart_name: str) -> str:
     """The markdown report (see the module doc)."""
     y = np.asarray([s.label for s in fit.samples])
-    refuse = (fit.oof < fit.threshold) | np.asarray([not gate(s.signals) for s in fit.samples])
+    gated = fit.gated_oof if fit.gated_oof is not None else np.asarray([not fixed_gate(s.signals)
+                                                                        for s in fit.samples])
+    refuse = (fit.oof < fit.threshold) | gated
     n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
     tp, fp = int(np.sum(refuse & (y == 0))), int(np.sum(refuse & (y == 1)))
     lines = [
@@ -33,7 +35,7 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         f"({sum(s.counterfactual for s in fit.samples)} of them counterfactual: answerable questions asked "
         "without their gold documents); the gates (a question needing a value none of the units holds, "
         "naming an identifier no source has, or naming a document the answering unit does not come from) "
-        f"refuse {sum(not gate(s.signals) for s in fit.samples)} of "
+        f"refuse {sum(not fixed_gate(s.signals) for s in fit.samples)} of "
         "them before the model. "
         "Logistic regression (C = 1) on the others, 5-fold cross-validation grouped by gold document "
         f"({len({s.group or s.item_id for s in fit.samples})} groups; `StratifiedGroupKFold`: no document "
@@ -41,6 +43,7 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         "", "| signal | weight |", "|---|---|",
         *[f"| `{f}` | {fit.model.weights[f]:+.3f} |" for f in FEATURES],
         f"| (bias) | {fit.model.bias:+.3f} |", "",
+        *_focus_gate(fit),
         "## Threshold", "",
         f"Chosen: **{fit.threshold}** (`answer.min_answerability`) — the largest threshold whose out-of-fold "
         "false-refusal rate on answerable samples is ≤ 5 % (or ≤ the gates' own rate when the gates alone "
@@ -59,6 +62,21 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
           for s, p in sorted(zip(fit.samples, fit.oof, strict=True), key=lambda sp: sp[1])],
     ]
     return "\n".join(lines) + "\n"
+
+
+def _focus_gate(fit: Fit) -> list[str]:
+    """The focus-gate section: the fitted rectangle, or why there is none, and the variant not chosen."""
+    alt = fit.alternative
+    other = (f"recall {alt['recall']:.2f} at false-refusal rate {alt['false_refusal']:.2f}" if alt
+             else "over the false-refusal budget")
+    if fit.focus_gate:
+        head = (f"Chosen: refuse when `focus` < {fit.focus_gate[0]} and `focus_sim` < {fit.focus_gate[1]} "
+                f"(`core/eval/focus_gate.py`). Without the gate, out of fold: {other}.")
+    else:
+        head = (f"Not used: out of fold, the gate (`core/eval/focus_gate.py`) did not refuse more "
+                f"unanswerable samples within the false-refusal budget (with it: {other}). `focus` and "
+                "`focus_sim` stay model inputs.")
+    return ["## Focus gate", "", head, ""]
 
 
 def write(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]], qa: str,
