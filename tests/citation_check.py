@@ -5,7 +5,8 @@ For every quote of an extractive answer (the text before each ``[n]`` marker):
 * **page**: the cited page's extracted text (the blocks of that page, as extraction produced them)
   contains the quoted sentence (a sentence running on to the next page may end there);
 * **section**: the cited section's innermost heading is a real heading of that document: a heading
-  block of the extraction, not a table cell, not a list item, not a running header/footer line (on
+  block of the extraction, not a table cell (of a table on the heading's own page), not a list
+  item (lower-case letter, roman numeral or bullet marker), not a running header/footer line (on
   more than half of the pages), not a sentence fragment (ends with "," or ";", starts lower-case).
 
 Texts are compared after NFKC, lower-casing and collapsing whitespace; glossary expansions the
@@ -22,7 +23,10 @@ from dataclasses import dataclass
 from core.types import Answer, Citation, ExtractedDocument
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
-_LIST_MARKER = re.compile(r"^(?:[•·▪◦*\-–]\s|\(?[a-z]{1,2}\)\s|\(?[ivx]{1,5}\)\s)", re.IGNORECASE)
+_LIST_MARKER = re.compile(r"^(?:[•·▪◦*\-–]\s|\(?[a-z]{1,2}\)\s|\(?[ivx]{1,5}\)\s)")
+"""A list item's marker: a bullet, or a lower-case letter or roman numeral ("a) ", "(iv) "). Capital
+letters and roman numerals ("B) GENERAL CONDITIONS", "II. CLAIMS") number an outline's
+sections, so they are no list marker here."""
 _WS = re.compile(r"\s+")
 
 
@@ -100,8 +104,7 @@ def heading_problem(doc: ExtractedDocument, section: str) -> str | None:
     headings = {norm(b.text) for b in doc.blocks if b.kind == "heading"}
     if key not in headings:
         return f"section {last!r} is not a heading block"
-    cells = {norm(c) for b in doc.blocks if b.kind == "table" for c in b.text.split("|")}
-    if key in cells:
+    if _table_cell_only(doc, key):
         return f"section {last!r} is a table cell"
     if _LIST_MARKER.match(last):
         return f"section {last!r} is a list item"
@@ -112,3 +115,13 @@ def heading_problem(doc: ExtractedDocument, section: str) -> str | None:
     if len(pages) >= 4 and len(on) > len(pages) / 2:
         return f"section {last!r} is a running header on {len(on)} of {len(pages)} pages"
     return None
+
+
+def _table_cell_only(doc: ExtractedDocument, key: str) -> bool:
+    """Every heading block reading ``key`` sits on a page where a table has a cell reading ``key``
+    (the heading is a table fragment). A clause title that a summary table on another page repeats
+    as a row label (the clause "4.2 Room Rent" on page 9, a benefits table's row "| 4.2 Room Rent | … |"
+    on page 30) is still a heading."""
+    pages = {b.page for b in doc.blocks if b.kind == "heading" and norm(b.text) == key}
+    on = {b.page for b in doc.blocks if b.kind == "table" and key in {norm(c) for c in b.text.split("|")}}
+    return bool(pages) and pages <= on

@@ -43,3 +43,21 @@ def test_real_heading_passes_and_fake_ones_are_named() -> None:
     assert "running header" in str(heading_problem(DOC, "Acme Policy Wording"))
     assert "not a heading" in str(heading_problem(DOC, "Claims"))
     assert heading_problem(DOC, "") == "no section"
+
+
+def test_outline_letter_heading_is_not_a_list_item() -> None:
+    doc = ExtractedDocument("b.pdf", [
+        Block("b.pdf", "B) GENERAL CONDITIONS", page=1, kind="heading", section="B) GENERAL CONDITIONS"),
+        Block("b.pdf", "b) a claim is filed in writing", page=1, kind="heading",
+              section="B) GENERAL CONDITIONS > b) a claim is filed in writing")], pages=1)
+    assert heading_problem(doc, "B) GENERAL CONDITIONS") is None
+    assert "list item" in str(heading_problem(doc, "B) GENERAL CONDITIONS > b) a claim is filed in writing"))
+
+
+def test_heading_repeated_as_a_row_label_on_another_page_is_no_table_cell() -> None:
+    doc = ExtractedDocument("c.pdf", [
+        Block("c.pdf", "4.2 Room Rent", page=1, kind="heading", section="4.2 Room Rent"),
+        Block("c.pdf", "Room rent is paid up to 1% of the sum insured.", page=1, section="4.2 Room Rent"),
+        Block("c.pdf", "| Benefit | Limit |\n| --- | --- |\n| 4.2 Room Rent | 1% |", page=2, kind="table",
+              section="4.2 Room Rent")], pages=2)
+    assert heading_problem(doc, "4.2 Room Rent") is None
