@@ -144,6 +144,18 @@ def test_layout_keeps_a_label_value_table_row_by_row() -> None:
     assert reading_regions(boxes, 600, 800) is None
 
 
+def test_layout_reads_hung_list_markers_with_their_items() -> None:
+    """Roman numerals hung left of wrapped items ("i." at x=140, text from x=169, as a policy's
+    "We will at Our option, i. … ii. … iii. …"): a hanging indent, read row by row so each marker
+    stays with its item, not a narrow left column read before the text."""
+    boxes = [Box(100, 80, 480, 89)]  # the lead-in line
+    for i, top in enumerate((100, 136, 160)):
+        boxes.append(Box(140, top, 146 + 2 * i, top + 8))  # "i." "ii." "iii."
+        boxes.append(Box(169, top, 489, top + 9))
+        boxes.append(Box(168, top + 12, 300, top + 21))  # the item's wrapped second line
+    assert reading_regions(boxes, 595, 842) is None
+
+
 def _rotated_pdf(tmp_path: Path) -> Path:
     """Page 1: text drawn rotated and /Rotate 270 (reads upright); page 2: upright text, /Rotate 90."""
     pdf = FPDF(format="A4")
