@@ -3,7 +3,9 @@
 For every quote of an extractive answer (the text before each ``[n]`` marker):
 
 * **page**: the cited page's extracted text (the blocks of that page, as extraction produced them)
-  contains the quoted sentence (a sentence running on to the next page may end there);
+  contains the quoted sentence (a sentence running on to the next page may end there); a citation
+  of a page span (``page``–``page_end``: an item's lead-in on the page before the item) holds each
+  quoted piece on one of its pages;
 * **section**: the cited section's innermost heading is a real heading of that document: a heading
   block of the extraction, not a table cell (of a table on the heading's own page), not a list
   item (lower-case letter, roman numeral or bullet marker), not a running header/footer line (on
@@ -81,18 +83,25 @@ def page_problem(doc: ExtractedDocument, quote: Quote) -> str | None:
 
 
 def _page_problem(doc: ExtractedDocument, quote: Quote, q: str) -> str | None:
-    page = quote.citation.page
-    here = norm(page_text(doc, page))
-    if q in here:
-        return None
-    if page is not None:
+    first = quote.citation.page
+    if first is None:
+        return None if q in norm(page_text(doc, None)) else f"quote not in the document: {quote.text[:80]!r}"
+    cited = range(first, max(first, quote.citation.page_end or first) + 1)
+    for page in cited:
+        here = norm(page_text(doc, page))
+        if q in here:
+            return None
         both = norm(page_text(doc, page) + "\n" + page_text(doc, page + 1))
         if q in both and q[:40] in here:
-            return None  # the sentence starts on the cited page and ends on the next
-        for other in range(1, doc.pages + 1):
-            if other != page and q in norm(page_text(doc, other)):
-                return f"quote is on page {other}, cited page {page}: {quote.text[:80]!r}"
-    return f"quote not on cited page {page}: {quote.text[:80]!r}"
+            return None  # the sentence starts on a cited page and ends on the next
+    for other in range(1, doc.pages + 1):
+        if other not in cited and q in norm(page_text(doc, other)):
+            return f"quote is on page {other}, cited page {_pages(cited)}: {quote.text[:80]!r}"
+    return f"quote not on cited page {_pages(cited)}: {quote.text[:80]!r}"
+
+
+def _pages(cited: range) -> str:
+    return f"{cited[0]}" if len(cited) == 1 else f"{cited[0]}-{cited[-1]}"
 
 
 def heading_problem(doc: ExtractedDocument, section: str) -> str | None:

@@ -63,6 +63,22 @@ def test_a_citation_names_the_page_of_the_quoted_sentence() -> None:
     assert gen.found and gen.text.startswith("Submit the claim form within 30 days") and gen.pages == {1: 7}
 
 
+def test_an_item_quoted_after_a_lead_in_on_the_page_before_cites_both_pages(tmp_path: Path) -> None:
+    text = "3. What We pay\na. If the contents are damaged, We pay the cost of their repair within 30 days."
+    chunk = replace(make_chunk("policy.pdf", text), page=6, page_end=7,
+                    page_breaks=((text.index("a. If"), 7),))
+    gen = ExtractiveAnswerer(ANSWER).generate(GenerationRequest(
+        "Within how many days is the repair of damaged contents paid?", [ScoredChunk(chunk, 0.9)]))
+    assert gen.found and gen.text.startswith("3. What We pay … a. If the contents")
+    assert (gen.pages, gen.first_pages) == ({1: 7}, {1: 6})
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    store.replace_chunks("policy.pdf", [chunk], emb.embed([text]))
+    store.put_document(DocumentRecord("policy.pdf", "sha", 1, 1, "fp", "indexed", chunk_count=1))
+    svc = PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL), ExtractiveAnswerer(ANSWER, emb))
+    answer = svc.ask("Within how many days is the repair of damaged contents paid?")
+    assert [(c.page, c.page_end) for c in answer.citations] == [(6, 7)]
+
+
 def test_the_service_cites_that_page(tmp_path: Path) -> None:
     store, emb = new_store(tmp_path), FakeEmbedder()
     text = "4. Claims\nNotify us promptly.\nSubmit the claim form within 30 days of the loss."

@@ -61,3 +61,16 @@ def test_heading_repeated_as_a_row_label_on_another_page_is_no_table_cell() -> N
         Block("c.pdf", "| Benefit | Limit |\n| --- | --- |\n| 4.2 Room Rent | 1% |", page=2, kind="table",
               section="4.2 Room Rent")], pages=2)
     assert heading_problem(doc, "4.2 Room Rent") is None
+
+
+def test_a_page_span_citation_holds_a_lead_in_on_its_first_page() -> None:
+    doc = ExtractedDocument("d.pdf", [
+        Block("d.pdf", "3. What is paid", page=1, section="Cover"),
+        Block("d.pdf", "a. Repairs to the damaged contents.", page=2, section="Cover")], pages=3)
+    span = Citation("d.pdf", 1, "Cover", 1.0, page_end=2)
+    lead, item = quotes(Answer("3. What is paid … a. Repairs to the damaged contents. [1]", [span],
+                               "extractive"))
+    assert page_problem(doc, lead) is None and page_problem(doc, item) is None
+    (late,) = quotes(Answer("3. What is paid [1]", [Citation("d.pdf", 2, "Cover", 1.0, page_end=3)],
+                            "extractive"))
+    assert "page 1, cited page 2-3" in str(page_problem(doc, late))
