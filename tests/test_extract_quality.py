@@ -52,6 +52,12 @@ def test_single_bullet_on_a_noisy_page_survives_ocr(scanned: ExtractedDocument) 
     assert "Food and supplements" in page_text(scanned, 4)
 
 
+def test_titles_of_a_scanned_page_start_sections(scanned: ExtractedDocument) -> None:
+    """The OCR'd page's larger-font titles are heading blocks, so its text is cited under a section."""
+    assert [b for b in scanned.blocks if b.page == 3 and b.kind == "heading"]
+    assert all(b.section for b in scanned.blocks if b.page == 3)
+
+
 def test_ocr_is_recorded_in_warnings(scanned: ExtractedDocument) -> None:
     assert any("page 3: no text layer" in w and "OCR'd with tesseract" in w for w in scanned.warnings)
 
