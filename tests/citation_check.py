@@ -6,13 +6,15 @@ For every quote of an extractive answer (the text before each ``[n]`` marker):
   contains the quoted sentence (a sentence running on to the next page may end there); a citation
   of a page span (``page``–``page_end``: an item's lead-in on the page before the item) holds each
   quoted piece on one of its pages;
-* **section**: the cited section's innermost heading is a real heading of that document: a heading
+* **section**: the cited section's innermost heading is a real heading of that document (an empty
+  section only for text above the document's first heading): a heading
   block of the extraction, not a table cell (of a table on the heading's own page), not a list
   item (lower-case letter, roman numeral or bullet marker), not a running header/footer line (on
   more than half of the pages), not a sentence fragment (ends with "," or ";", starts lower-case).
 
-Texts are compared after NFKC, lower-casing and collapsing whitespace; glossary expansions the
-answerer inserts ("SI (sum insured)") are removed first.
+Texts are compared after NFKC, lower-casing, dropping table pipes and lone list markers (:func:`norm`)
+and collapsing whitespace; glossary expansions the answerer inserts ("SI (sum insured)") are removed
+first.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ _LIST_MARKER = re.compile(r"^(?:[•·▪◦*\-–]\s|\(?[a-z]{1,2}\)\s|\(?[ivx]
 letters and roman numerals ("B) GENERAL CONDITIONS", "II. CLAIMS") number an outline's
 sections, so they are no list marker here."""
 _WS = re.compile(r"\s+")
+_MARKER_ALONE = re.compile(r"(?:^|(?<=\s))[.•·▪◦](?=\s)")
 
 
 @dataclass(frozen=True)
@@ -41,10 +44,13 @@ class Quote:
 
 
 def norm(text: str) -> str:
-    """NFKC, lowercase, whitespace collapsed, spaces around table pipes and empty cells dropped (the
-    answerer quotes a row without its empty cells)."""
-    t = _WS.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
-    return re.sub(r"\|+", "|", re.sub(r"\s*\|\s*", "|", t))
+    """NFKC, lowercase, table pipes and separator rows dropped (the answerer quotes a row without its
+    empty cells, and one-cell rows, prose a layout table boxed, as wrapped text), a list marker
+    standing alone dropped (the answerer shows a marker extraction lost as "." as "•"), whitespace
+    collapsed."""
+    t = unicodedata.normalize("NFKC", text).lower()
+    t = _MARKER_ALONE.sub(" ", re.sub(r"\|(?:\s*:?-{3,}:?\s*\|)*", " ", t))
+    return _WS.sub(" ", t).strip()
 
 
 def quotes(answer: Answer, glossary: Mapping[str, str] | None = None) -> list[Quote]:
@@ -104,10 +110,12 @@ def _pages(cited: range) -> str:
     return f"{cited[0]}" if len(cited) == 1 else f"{cited[0]}-{cited[-1]}"
 
 
-def heading_problem(doc: ExtractedDocument, section: str) -> str | None:
-    """Why ``section``'s innermost heading is not a real heading of ``doc`` (``None`` when it is)."""
+def heading_problem(doc: ExtractedDocument, section: str, quote: Quote | None = None) -> str | None:
+    """Why ``section``'s innermost heading is not a real heading of ``doc`` (``None`` when it is). An
+    empty section is right only for a ``quote`` that no heading of the document precedes (text above
+    the first heading: there is no nearest heading above it)."""
     if not section.strip():
-        return "no section"
+        return None if quote is not None and _before_any_heading(doc, quote) else "no section"
     last = section.split(" > ")[-1].strip()
     key = norm(last)
     headings = {norm(b.text) for b in doc.blocks if b.kind == "heading"}
@@ -134,3 +142,14 @@ def _table_cell_only(doc: ExtractedDocument, key: str) -> bool:
     pages = {b.page for b in doc.blocks if b.kind == "heading" and norm(b.text) == key}
     on = {b.page for b in doc.blocks if b.kind == "table" and key in {norm(c) for c in b.text.split("|")}}
     return bool(pages) and pages <= on
+
+
+def _before_any_heading(doc: ExtractedDocument, quote: Quote) -> bool:
+    """The quote's first words sit in a block that no heading block comes before."""
+    start = norm(quote.text)[:40]
+    for block in doc.blocks:
+        if block.kind == "heading":
+            return False
+        if start and start in norm(block.text):
+            return True
+    return False

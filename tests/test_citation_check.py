@@ -74,3 +74,28 @@ def test_a_page_span_citation_holds_a_lead_in_on_its_first_page() -> None:
     (late,) = quotes(Answer("3. What is paid [1]", [Citation("d.pdf", 2, "Cover", 1.0, page_end=3)],
                             "extractive"))
     assert "page 1, cited page 2-3" in str(page_problem(doc, late))
+
+
+def test_wrapped_text_boxed_by_a_layout_table_matches_its_quote() -> None:
+    """Prose a layout table boxed in one-cell rows, its bullets lost as ".", is quoted as wrapped text
+    with "•" markers: the same words in the same order, so the page holds the quote."""
+    doc = ExtractedDocument("e.pdf", [Block(
+        "e.pdf", "| Cover |  |\n| --- | --- |\n| The insurer pays the donor's costs, provided that: |  |\n"
+        "|  | . The organ is used for an insured person. |", page=4, kind="table", section="Cover")], pages=4)
+    cite4 = Citation("e.pdf", 4, "Cover", 1.0)
+    (ok,) = quotes(Answer("The insurer pays the donor's costs, provided that: • The organ is used for an "
+                          "insured person. [1]", [cite4], "extractive"))
+    (wrong,) = quotes(Answer("The insurer pays the donor's costs in full. [1]", [cite4], "extractive"))
+    assert page_problem(doc, ok) is None and page_problem(doc, wrong) is not None
+
+
+def test_no_section_is_right_only_above_the_first_heading() -> None:
+    doc = ExtractedDocument("f.pdf", [
+        Block("f.pdf", "Staff Travel Programme for all employees", page=1),
+        Block("f.pdf", "Overview", page=1, kind="heading", section="Overview"),
+        Block("f.pdf", "Trips are booked through the travel desk.", page=1, section="Overview")], pages=1)
+    cite = Citation("f.pdf", 1, "", 1.0)
+    (title,) = quotes(Answer("Staff Travel Programme for all employees [1]", [cite], "extractive"))
+    (body,) = quotes(Answer("Trips are booked through the travel desk. [1]", [cite], "extractive"))
+    assert heading_problem(doc, "", title) is None
+    assert heading_problem(doc, "", body) == "no section"

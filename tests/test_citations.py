@@ -44,7 +44,7 @@ def problems(qa_index: QAIndex, qa_eval: EvalResult) -> tuple[list[str], int]:
             doc = docs.get(q.citation.file) or extract_file(root / q.citation.file, root, settings)
             docs[q.citation.file] = doc
             checks += 2
-            for problem in (page_problem(doc, q), heading_problem(doc, q.citation.section)):
+            for problem in (page_problem(doc, q), heading_problem(doc, q.citation.section, q)):
                 if problem is not None:
                     out.append(f"{r.item.id} {q.citation.file} p{q.citation.page}: {problem}")
     print("\n".join(out))
