@@ -86,27 +86,6 @@ def test_heading_at_the_foot_of_a_page_cites_the_next_page(tmp_path: Path) -> No
     assert (claims.page, claims.section) == (2, "2. Claims Procedure")
 
 
-def test_a_line_in_an_accent_colour_is_a_heading_and_a_grey_one_is_not(tmp_path: Path) -> None:
-    """A title line set in a heading style's accent colour (body black) starts a section; a grey
-    title-like line (a note, a watermark) does not."""
-    pdf = FPDF()
-    pdf.add_page()
-    for colour, lines in (((0, 0, 0), ["Travel Cover Wording"]),
-                          ((128, 128, 128), ["Draft For Review"]),
-                          ((0, 0, 0), ["The insurer pays the travel costs listed below within the limits.",
-                                       "Claims are filed within thirty days of the journey."]),
-                          ((79, 129, 189), ["Air Ambulance Cover"]),
-                          ((0, 0, 0), ["We pay air ambulance transfers up to the sum insured.",
-                                       "The transfer needs a doctor's written advice."])):
-        pdf.set_text_color(*colour)
-        _lines(pdf, lines)
-    pdf.output(str(tmp_path / "cover.pdf"))
-    doc = extract_file(tmp_path / "cover.pdf", tmp_path, Settings())
-    assert [b.text for b in doc.blocks if b.kind == "heading"] == ["Air Ambulance Cover"]
-    body = next(b for b in doc.blocks if "air ambulance transfers" in b.text)
-    assert body.section == "Air Ambulance Cover"
-
-
 def test_ocr_lines_set_larger_than_the_body_are_headings() -> None:
     """Tesseract's word heights (px): titles of 30 over body words of 22 are headings, a bullet line of
     tall words (26: ascenders and descenders) is not, nor is a large line that reads like a sentence."""

@@ -13,10 +13,9 @@ continued by a line starting in lower case, and is either
 - **set in a larger font** than the page's body text (level 1 or 2 by size), or **numbered and wholly
   in bold** at least the body's size ("3. Specific Exclusions": level by the number's depth)
   (:func:`emphasised_lines`, from PDFium's font runs, :mod:`indexer.extract.pdfium_text`, or pypdf's
-  text runs), or **set wholly in an accent colour** (not black or grey, not the page's usual text
-  colour: Word's heading styles), when the line reads like a title (:func:`title_like`). Bold lines
-  without a number stay body text: bold marks defined terms and emphasis far more often than
-  headings (whole bold lines would have multiplied the corpus's sections by four).
+  text runs), when the line reads like a title (:func:`title_like`). Bold lines without a number
+  stay body text: bold marks defined terms and emphasis far more often than headings (whole bold
+  lines would have multiplied the corpus's sections by four).
 
 Never a heading, whatever its font: a list item (a line opening with a lower-case letter or roman
 numeral and ``.`` or ``)``, or a bullet), a numbered line whose title starts in lower case ("7.5
@@ -133,13 +132,12 @@ def _continues(after: str) -> bool:
 def emphasised_lines(fragments: Sequence[tuple[Any, ...]]) -> dict[str, int]:
     """Title-like text runs (:func:`title_like`) set at least :data:`LARGER_FONT` × the page's body
     size (the size most of its characters use), mapped to level 1 (≥ :data:`LARGEST_FONT` × body) or
-    2; whole numbered lines set in bold at the body size or larger (level by the number's depth); and
-    whole lines set in an accent colour at the body size or larger (level by the number's depth, or 2).
+    2; and whole lines set in bold at the body size or larger (level 2).
 
     Args:
         fragments: ``(text, effective font size in points)`` of a page's text runs (pypdf's
-            ``visitor_text`` runs), or ``(text, size, bold, line number, coloured)`` (PDFium's
-            runs of one size and weight within a line, :data:`indexer.extract.pdfium_text.Fragment`).
+            ``visitor_text`` runs), or ``(text, size, bold, line number)`` (PDFium's runs of one
+            size and weight within a line, :data:`indexer.extract.pdfium_text.Fragment`).
     """
     weights: dict[float, int] = {}
     per_line: dict[int, int] = {}
@@ -161,8 +159,6 @@ def emphasised_lines(fragments: Sequence[tuple[Any, ...]]) -> dict[str, int]:
             level = numbered_title(line)
             if level is not None:
                 out.setdefault(line, level)
-        elif len(frag) > 4 and frag[4] and per_line[frag[3]] == 1 and size >= 0.95 * body:
-            out.setdefault(line, numbered_title(line) or 2)
     return out
 
 

@@ -16,11 +16,9 @@ line; ~3 ms a page) in top-down coordinates:
    a hanging indent of list markers) and it does not look like a two-column table (rows aligned on
    one baseline and short, ragged cells).
 
-The result is a list of page regions in reading order, one per line (a column's lines top to bottom,
-then the next column's), since PDFium's bounded text follows the content stream within a region; the
-caller reads each region's text (PDFium ``FPDFText_GetBoundedText``). The idea is a simplified
-recursive XY-cut (G. Nagy and S. Seth, "Hierarchical representation of optically scanned documents",
-ICPR 1984) with one vertical cut.
+The result is a list of page regions in reading order; the caller reads each region's text (PDFium
+``FPDFText_GetBoundedText``). The idea is a simplified recursive XY-cut (G. Nagy and S. Seth,
+"Hierarchical representation of optically scanned documents", ICPR 1984) with one vertical cut.
 """
 
 from __future__ import annotations
@@ -111,23 +109,10 @@ def reading_regions(boxes: list[Box], width: float, height: float) -> list[Box] 
     for band, top, bottom in zip(bands, edges, edges[1:], strict=False):
         if band.two_column and band.gutter is not None:
             mid = sum(band.gutter) / 2
-            regions += _column_lines(band, 0.0, mid, top, bottom)
-            regions += _column_lines(band, mid, width, top, bottom)
+            regions += [Box(0.0, top, mid, bottom), Box(mid, top, width, bottom)]
         else:
             regions.append(Box(0.0, top, width, bottom))
     return regions
-
-
-def _column_lines(band: Band, x0: float, x1: float, top: float, bottom: float) -> list[Box]:
-    """One region per line of the column between ``x0`` and ``x1`` of a two-column ``band``, top to
-    bottom (a column is read in visual order even when the content stream draws a later paragraph
-    first, as one-column bands are: :func:`_split_lines`); the regions tile [``top``, ``bottom``]."""
-    spans = sorted((min(b.top for b in xs), max(b.bottom for b in xs)) for ln in band.lines
-                   if (xs := [b for b in ln.boxes if b.x0 >= x0 and b.x1 <= x1]))
-    if not spans:
-        return [Box(x0, top, x1, bottom)]
-    edges = [top] + [(a[1] + b[0]) / 2 for a, b in zip(spans, spans[1:], strict=False)] + [bottom]
-    return [Box(x0, a, x1, b) for a, b in zip(edges, edges[1:], strict=False)]
 
 
 def _split_lines(band: Band) -> list[Band]:

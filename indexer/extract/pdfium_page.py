@@ -86,8 +86,7 @@ def column_text(page: Any, span: tuple[float, float] | None = None,
         return None
     parts = [textpage.get_text_bounded(r.x0, height - min(r.bottom, bottom), r.x1, height - max(r.top, top))
              for r in regions]
-    # a region's text ends in "-\n" after a hyphenated word: one line break between regions
-    return "\n".join(clean_pdfium_text(p).rstrip("\n") for p in parts if p.strip())
+    return "\n".join(clean_pdfium_text(p) for p in parts if p.strip())
 
 
 def band_lines(text: str, boxes: Sequence[tuple[float, float, float, float] | None], height: float,

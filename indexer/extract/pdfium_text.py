@@ -25,7 +25,7 @@ from typing import Any
 
 import pypdfium2.raw as pdfium_c
 
-from indexer.extract.headings import MAX_CHARS, numbered_title, title_like
+from indexer.extract.headings import MAX_CHARS, numbered_title
 from indexer.extract.normalize import nfkc
 from indexer.extract.pdfium_page import band_lines, clean_pdfium_text
 
@@ -36,12 +36,9 @@ CharBox = tuple[float, float, float, float]
 WORD_GAP = 0.08
 """Horizontal gap between two characters, in em of their font size, read as a word space (tightly
 set corpus text: 0.12 em between words, ≤ 0.04 em between letters of a word)."""
-Fragment = tuple[str, float, bool, int, bool]
+Fragment = tuple[str, float, bool, int]
 """(text of a run of one line in one font size and weight, size in points rounded to 0.1, bold, the
-run's line number on the page, the line is set in an accent colour: :func:`coloured_lines`)."""
-CHROMA = 64
-"""Least difference between a colour's largest and smallest RGB channel (0-255) for it to count as a
-colour rather than black or a grey (furniture, watermarks and captions are often grey)."""
+run's line number on the page)."""
 _LINE_END = re.compile("\r\n|[\n\x02\ufffe]")
 """Line ends as :func:`size_runs` counts them (a bare CR does not end a line there)."""
 BOLD_WEIGHT = 600
@@ -67,9 +64,7 @@ def pdfium_page_text(page: Any, textpage: Any) -> tuple[str, list[Fragment], lis
     raw, sizes = spaced_text(textpage.raw, plain, boxes)
     edges = band_lines(plain, boxes, page.get_height(), top_down=False)
     bold = bold_lines(textpage.raw, plain)
-    coloured = coloured_lines(textpage.raw, plain)
-    runs = [(text, size, line in bold, line, line in coloured)
-            for text, size, _, line, _ in size_runs(raw, sizes)]
+    runs = [(text, size, line in bold, line) for text, size, _, line in size_runs(raw, sizes)]
     return clean_pdfium_text(raw), runs, edges
 
 
@@ -130,47 +125,6 @@ def bold_lines(textpage: Any, raw: str) -> set[int]:
     return out
 
 
-def coloured_lines(textpage: Any, raw: str) -> set[int]:
-    """Numbers (0-based, as :func:`size_runs` counts them) of the lines of ``raw`` that read like a
-    title (:func:`~indexer.extract.headings.title_like`) and are set, first to last character, in one
-    accent colour (:data:`CHROMA`) that is not the colour most lines of the page start in: the
-    coloured headings of word-processor styles (Word's built-in Heading 1-3 use the theme's accent
-    colour: Microsoft, "Customize or create new styles",
-    https://support.microsoft.com/office/d38d6e47-f6fc-48eb-a607-1eb120dec563).
-    One PDFium call per line and two per candidate line."""
-    starts: list[tuple[int, int, int]] = []
-    candidates: dict[int, tuple[int, int, int] | None] = {}
-    start = 0
-    for number, m in enumerate(_LINE_END.finditer(raw + "\n")):
-        line = raw[start:m.start()]
-        body = line.strip()
-        if body:
-            first = start + len(line) - len(line.lstrip())
-            colour = _fill(textpage, first)
-            if colour is not None:
-                starts.append(colour)
-            if colour is not None and title_like(body) and _chromatic(colour):
-                last = _fill(textpage, start + len(line.rstrip()) - 1)
-                candidates[number] = colour if last == colour else None
-        start = m.end()
-    if not candidates or not starts:
-        return set()
-    usual = max(set(starts), key=starts.count)
-    return {n for n, colour in candidates.items() if colour is not None and colour != usual}
-
-
-def _fill(textpage: Any, index: int) -> tuple[int, int, int] | None:
-    r, g, b, a = (ctypes.c_uint() for _ in range(4))
-    if not pdfium_c.FPDFText_GetFillColor(textpage, index, ctypes.byref(r), ctypes.byref(g), ctypes.byref(b),
-                                          ctypes.byref(a)):
-        return None
-    return r.value, g.value, b.value
-
-
-def _chromatic(colour: tuple[int, int, int]) -> bool:
-    return max(colour) - min(colour) >= CHROMA
-
-
 def is_bold(textpage: Any, index: int) -> bool:
     """Whether character ``index`` is set in a bold font: ``FPDFText_GetFontWeight`` ≥
     :data:`BOLD_WEIGHT`, or, when the PDF does not say (weight ≤ 0, common in subset fonts), a font
@@ -222,9 +176,8 @@ def _size(textpage: Any, index: int, matrix: Any) -> float:
 
 def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
     """Cut ``raw`` (PDFium's text, one font size per character in ``sizes``) into runs of one size
-    within one line, each with its line number (bold and coloured False: :func:`bold_lines` and
-    :func:`coloured_lines` tell which lines are); spaces join the run they sit in, line breaks and
-    hyphen markers end it."""
+    within one line, each with its line number (bold False: :func:`bold_lines` tells which lines
+    are bold); spaces join the run they sit in, line breaks and hyphen markers end it."""
     runs: list[Fragment] = []
     chars: list[str] = []
     size, line = -1.0, 0
@@ -250,4 +203,4 @@ def size_runs(raw: str, sizes: list[float]) -> list[Fragment]:
 def _close(runs: list[Fragment], chars: list[str], size: float, line: int) -> None:
     text = "".join(chars)
     if text.strip() and size > 0:
-        runs.append((nfkc(text), size, False, line, False))
+        runs.append((nfkc(text), size, False, line))
