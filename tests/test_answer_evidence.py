@@ -17,7 +17,7 @@ from core.embedder import FakeEmbedder
 from core.llm.base import Generation, GenerationRequest
 from core.retrieval import HybridRetriever
 from core.store import DocumentRecord
-from core.types import Answer, ScoredChunk
+from core.types import Answer, ScoredChunk, page_at
 from tests.retrieval_helpers import ANSWER, RETRIEVAL, add_document, make_chunk, new_store, scored
 
 EXPENSES = ["Travel | $500 per trip | Book the most economical transport.",
@@ -77,6 +77,16 @@ def test_an_item_quoted_after_a_lead_in_on_the_page_before_cites_both_pages(tmp_
     svc = PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL), ExtractiveAnswerer(ANSWER, emb))
     answer = svc.ask("Within how many days is the repair of damaged contents paid?")
     assert [(c.page, c.page_end) for c in answer.citations] == [(6, 7)]
+
+
+def test_a_quote_starting_with_a_heading_from_the_page_before_cites_that_page() -> None:
+    """A chunk cut from a heading at the foot of page 13 and its text on page 14 has page 14; a unit
+    that starts with the heading's words is cited from page 13, where its first words are."""
+    text = "3. Post-Treatment\nThe costs incurred during the 90 days after discharge are paid."
+    chunk = replace(make_chunk("policy.pdf", text), page=14, page_end=14,
+                    page_breaks=((text.index("The costs"), 14),))
+    assert page_at(chunk, 0) == 13 and page_at(chunk, text.index("The costs")) == 14
+    assert page_at(replace(chunk, page_breaks=((text.index("The costs"), 15),)), 0) == 14
 
 
 def test_the_service_cites_that_page(tmp_path: Path) -> None:
