@@ -32,7 +32,7 @@ _LIST_MARKER = re.compile(r"^(?:[•·▪◦*\-–]\s|\(?[a-z]{1,2}\)\s|\(?[ivx]
 letters and roman numerals ("B) GENERAL CONDITIONS", "II. CLAIMS") number an outline's
 sections, so they are no list marker here."""
 _WS = re.compile(r"\s+")
-_MARKER_ALONE = re.compile(r"(?:^|(?<=\s))[.•·▪◦](?=\s)")
+_MARKER_ALONE = re.compile(r"(?:^|(?<=\s))[.•·▪◦](?=\s|$)")
 
 
 @dataclass(frozen=True)

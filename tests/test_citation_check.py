@@ -99,3 +99,11 @@ def test_no_section_is_right_only_above_the_first_heading() -> None:
     (body,) = quotes(Answer("Trips are booked through the travel desk. [1]", [cite], "extractive"))
     assert heading_problem(doc, "", title) is None
     assert heading_problem(doc, "", body) == "no section"
+
+
+def test_a_stray_dot_at_the_end_of_a_quote_is_a_lone_marker_too() -> None:
+    doc = ExtractedDocument("g.pdf", [Block("g.pdf", "Claims are accepted under the main cover. .\nNext.",
+                                            page=2)], pages=2)
+    (q,) = quotes(Answer("Claims are accepted under the main cover. . [1]", [Citation("g.pdf", 2, "", 1.0)],
+                         "extractive"))
+    assert page_problem(doc, q) is None
