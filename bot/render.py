@@ -96,13 +96,13 @@ def source_url(c: Citation, base_url: str) -> str:
 
 
 def source_line(c: Citation, base_url: str | None) -> str:
-    """``• <link|file> — p. 3 — Section`` and, when the citation has one, a quoted span on the next
-    line (escaped; the link only with ``base_url``)."""
+    """``• <link|file> — p. 3 — Section`` (``pp. 3–4`` for a citation spanning pages) and, when the
+    citation has one, a quoted span on the next line (escaped; the link only with ``base_url``)."""
     name = escape(c.file).replace("|", "¦")
     label = f"<{source_url(c, base_url)}|{name}>" if base_url else f"*{name}*"
     parts = [label]
     if c.page is not None:
-        parts.append(f"p. {c.page}")
+        parts.append(f"pp. {c.page}–{c.page_end}" if c.page_end and c.page_end > c.page else f"p. {c.page}")
     if c.section:
         parts.append(escape(c.section))
     line = "• " + " — ".join(parts)

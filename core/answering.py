@@ -173,7 +173,7 @@ def build_answer(gen: Generation, found: RetrievalResult, *, generation_ms: floa
     timings = {**found.timings_ms, "generate": generation_ms, "total": total_ms}
     return Answer(
         answer=text,
-        citations=[quoted(to_citation(sc, gen.pages.get(n)), sc.chunk.text, text)
+        citations=[quoted(to_citation(sc, gen.pages.get(n), gen.first_pages.get(n)), sc.chunk.text, text)
                    for n, sc in zip(order, cited, strict=True)],
         provider=gen.provider,
         found=gen.found,
@@ -235,13 +235,15 @@ class MarkerRenumberer:
         return f"[{self.order.setdefault(n, len(self.order) + 1)}]"
 
 
-def to_citation(sc: ScoredChunk, page: int | None = None) -> Citation:
+def to_citation(sc: ScoredChunk, page: int | None = None, first: int | None = None) -> Citation:
     """The :class:`Citation` of a scored chunk (file, page, section, score, ids): ``page`` is the page
-    of the quoted text when the answerer knows it (then the citation names that one page), else the
+    of the quoted text when the answerer knows it (then the citation names that one page, or the
+    span ``first``–``page`` when the quote's lead-in starts on the earlier page ``first``), else the
     chunk's page span."""
     c = sc.chunk
     if page is not None:
-        return Citation(file=c.path, page=page, section=c.section, score=sc.score, chunk_id=c.chunk_id,
+        start = first if first is not None and first < page else page
+        return Citation(file=c.path, page=start, section=c.section, score=sc.score, chunk_id=c.chunk_id,
                         text_hash=c.text_hash, page_end=page)
     return Citation(file=c.path, page=c.page, section=c.section, score=sc.score,
                     chunk_id=c.chunk_id, text_hash=c.text_hash, page_end=c.page_end)

@@ -157,9 +157,16 @@ class Chunk:
 
 
 def page_at(chunk: Chunk, offset: int) -> int | None:
-    """The page of the character at ``offset`` in ``chunk.text`` (``chunk.page`` when unknown)."""
+    """The page of the character at ``offset`` in ``chunk.text`` (``chunk.page`` when unknown).
+
+    ``chunk.page`` is the page of its first body unit, so when the first page break already moves on
+    to that page, the text before it is a heading from the foot of the page before (see
+    :func:`indexer.chunker.make_chunk`): a quote starting there is on ``chunk.page - 1``."""
     page = chunk.page
-    for start, p in chunk.page_breaks:
+    breaks = chunk.page_breaks
+    if page is not None and breaks and breaks[0][1] == page and offset < breaks[0][0]:
+        return page - 1
+    for start, p in breaks:
         if start <= offset:
             page = p
     return page

@@ -134,6 +134,15 @@ def test_split_treats_one_cell_rows_as_wrapped_text() -> None:
     assert units[1].lead == "The Company shall pay the insured provided that:"
 
 
+def test_split_ends_a_one_cell_row_at_the_end_of_its_table() -> None:
+    """A table's last, one-cell row (a note under the rows) and the title line after the table are
+    two units: the quoted note holds no text from outside its table, so the cited page holds it."""
+    units = split_units("| Benefit | Limit |\n| --- | --- |\n| Room rent | 1% |\n"
+                        "| Benefits above are subject to approval by the insurer |  |\n"
+                        "Schedule of Benefits - Family Plan\nStandard Premium", 1)
+    assert "Benefits above are subject to approval by the insurer" in [u.text for u in units]
+
+
 def test_split_keeps_markdown_bold_on_a_wrapped_line_in_its_sentence() -> None:
     units = split_units("Report a lost device to the IT service desk within\n**24 hours**.", 1)
     assert [u.text for u in units] == ["Report a lost device to the IT service desk within **24 hours**."]

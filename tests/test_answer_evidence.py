@@ -17,7 +17,7 @@ from core.embedder import FakeEmbedder
 from core.llm.base import Generation, GenerationRequest
 from core.retrieval import HybridRetriever
 from core.store import DocumentRecord
-from core.types import Answer, ScoredChunk
+from core.types import Answer, ScoredChunk, page_at
 from tests.retrieval_helpers import ANSWER, RETRIEVAL, add_document, make_chunk, new_store, scored
 
 EXPENSES = ["Travel | $500 per trip | Book the most economical transport.",
@@ -61,6 +61,32 @@ def test_a_citation_names_the_page_of_the_quoted_sentence() -> None:
     gen = answerer.generate(GenerationRequest("How many days do I have to submit a claim?",
                                               [ScoredChunk(chunk, 0.9)]))
     assert gen.found and gen.text.startswith("Submit the claim form within 30 days") and gen.pages == {1: 7}
+
+
+def test_an_item_quoted_after_a_lead_in_on_the_page_before_cites_both_pages(tmp_path: Path) -> None:
+    text = "3. What We pay\na. If the contents are damaged, We pay the cost of their repair within 30 days."
+    chunk = replace(make_chunk("policy.pdf", text), page=6, page_end=7,
+                    page_breaks=((text.index("a. If"), 7),))
+    gen = ExtractiveAnswerer(ANSWER).generate(GenerationRequest(
+        "Within how many days is the repair of damaged contents paid?", [ScoredChunk(chunk, 0.9)]))
+    assert gen.found and gen.text.startswith("3. What We pay … a. If the contents")
+    assert (gen.pages, gen.first_pages) == ({1: 7}, {1: 6})
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    store.replace_chunks("policy.pdf", [chunk], emb.embed([text]))
+    store.put_document(DocumentRecord("policy.pdf", "sha", 1, 1, "fp", "indexed", chunk_count=1))
+    svc = PolicyAnswerService(HybridRetriever(store, emb, RETRIEVAL), ExtractiveAnswerer(ANSWER, emb))
+    answer = svc.ask("Within how many days is the repair of damaged contents paid?")
+    assert [(c.page, c.page_end) for c in answer.citations] == [(6, 7)]
+
+
+def test_a_quote_starting_with_a_heading_from_the_page_before_cites_that_page() -> None:
+    """A chunk cut from a heading at the foot of page 13 and its text on page 14 has page 14; a unit
+    that starts with the heading's words is cited from page 13, where its first words are."""
+    text = "3. Post-Treatment\nThe costs incurred during the 90 days after discharge are paid."
+    chunk = replace(make_chunk("policy.pdf", text), page=14, page_end=14,
+                    page_breaks=((text.index("The costs"), 14),))
+    assert page_at(chunk, 0) == 13 and page_at(chunk, text.index("The costs")) == 14
+    assert page_at(replace(chunk, page_breaks=((text.index("The costs"), 15),)), 0) == 14
 
 
 def test_the_service_cites_that_page(tmp_path: Path) -> None:

@@ -25,6 +25,12 @@ def test_sources_name_file_page_and_section_and_link_with_base_url() -> None:
     assert "p. 3" in text and "Benefits &gt; Leave" in text
 
 
+def test_a_citation_spanning_two_pages_names_both() -> None:
+    span = Citation("policy.pdf", 61, "Cover", 0.9, page_end=62)
+    text = "\n".join(section_texts(render_answer(Answer("Repairs are paid.", [span], "extractive"))))
+    assert "pp. 61–62" in text
+
+
 def test_source_shows_its_quoted_span_escaped() -> None:
     cite = Citation("hr/leave.md", None, "Leave", 0.9, quote="Staff get 25 days <paid> leave.")
     text = "\n".join(section_texts(render_answer(Answer("25 days.", [cite], "extractive"))))

@@ -12,6 +12,7 @@ from core.config import Settings
 from core.types import ExtractedDocument
 from indexer.chunker import Chunker
 from indexer.extract import extract_file
+from indexer.extract.ocr import words_to_result
 
 
 class _Doc(FPDF):
@@ -83,3 +84,19 @@ def test_heading_at_the_foot_of_a_page_cites_the_next_page(tmp_path: Path) -> No
     claims = next(c for c in chunks if "Claims are filed" in c.text)
     assert claims.text.startswith("2. Claims Procedure\n")
     assert (claims.page, claims.section) == (2, "2. Claims Procedure")
+
+
+def test_ocr_lines_set_larger_than_the_body_are_headings() -> None:
+    """Tesseract's word heights (px): titles of 30 over body words of 22 are headings, a bullet line of
+    tall words (26: ascenders and descenders) is not, nor is a large line that reads like a sentence."""
+    lines = [("Overview", 30, (1, 1, 1)),
+             ("Employees may expense fitness programs up to the yearly limit.", 22, (1, 2, 1)),
+             ("What is Covered?", 30, (2, 1, 1)),
+             ("Gym memberships", 26, (3, 1, 1)),
+             ("Claims are paid monthly.", 31, (4, 1, 1)),
+             ("Receipts are kept for audit by the finance team each year.", 22, (5, 1, 1))]
+    words = [(w, h, key) for text, h, key in lines for w in text.split()]
+    result = words_to_result([w for w, _, _ in words], [95.0] * len(words), [k for _, _, k in words],
+                             [h for _, h, _ in words])
+    assert result.headings == {"Overview": 2, "What is Covered?": 2}
+    assert words_to_result(["Overview"], [95.0], [(1, 1, 1)]).headings == {}

@@ -52,6 +52,12 @@ def test_single_bullet_on_a_noisy_page_survives_ocr(scanned: ExtractedDocument) 
     assert "Food and supplements" in page_text(scanned, 4)
 
 
+def test_titles_of_a_scanned_page_start_sections(scanned: ExtractedDocument) -> None:
+    """The OCR'd page's larger-font titles are heading blocks, so its text is cited under a section."""
+    assert [b for b in scanned.blocks if b.page == 3 and b.kind == "heading"]
+    assert all(b.section for b in scanned.blocks if b.page == 3)
+
+
 def test_ocr_is_recorded_in_warnings(scanned: ExtractedDocument) -> None:
     assert any("page 3: no text layer" in w and "OCR'd with tesseract" in w for w in scanned.warnings)
 
@@ -142,6 +148,18 @@ def test_layout_keeps_a_label_value_table_row_by_row() -> None:
     boxes = [Box(50, 100 + 12 * i, 70 + 60 * (i % 3), 110 + 12 * i) for i in range(6)]
     boxes += [Box(320, 100 + 12 * i, 340 + 60 * ((i + 1) % 3), 110 + 12 * i) for i in range(6)]
     assert reading_regions(boxes, 600, 800) is None
+
+
+def test_layout_reads_hung_list_markers_with_their_items() -> None:
+    """Roman numerals hung left of wrapped items ("i." at x=140, text from x=169, as a policy's
+    "We will at Our option, i. … ii. … iii. …"): a hanging indent, read row by row so each marker
+    stays with its item, not a narrow left column read before the text."""
+    boxes = [Box(100, 80, 480, 89)]  # the lead-in line
+    for i, top in enumerate((100, 136, 160)):
+        boxes.append(Box(140, top, 146 + 2 * i, top + 8))  # "i." "ii." "iii."
+        boxes.append(Box(169, top, 489, top + 9))
+        boxes.append(Box(168, top + 12, 300, top + 21))  # the item's wrapped second line
+    assert reading_regions(boxes, 595, 842) is None
 
 
 def _rotated_pdf(tmp_path: Path) -> Path:

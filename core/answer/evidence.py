@@ -360,6 +360,17 @@ def unit_page(request: GenerationRequest, unit: Unit) -> int | None:
     return page_at(chunk, offset) if offset is not None else chunk.page
 
 
+def lead_page(request: GenerationRequest, unit: Unit) -> int | None:
+    """The page of the lead-in a quoted list item or table row is shown after (its list's intro,
+    its table's column headers) in its source chunk (``page_breaks``); ``None`` for other units or
+    when the lead is not found in the chunk."""
+    if not unit.lead or unit.kind not in ("item", "row"):
+        return None
+    chunk = request.sources[unit.source - 1].chunk
+    offset = unit_offset(chunk.text, Unit(unit.lead, unit.source, unit.position))
+    return page_at(chunk, offset) if offset is not None else None
+
+
 def figures(unit: Unit) -> set[float]:
     """The numbers a unit states (template placeholders removed)."""
     return {q.value for q in quantities(strip_placeholders(unit.text)) if q.unit != "ordinal"}

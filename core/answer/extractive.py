@@ -27,7 +27,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.answer.answerability import answerability, gate
-from core.answer.evidence import Evidence, EvidenceFinder, ScoredUnit, UnitVectorLookup, unit_page
+from core.answer.evidence import (
+    Evidence,
+    EvidenceFinder,
+    ScoredUnit,
+    UnitVectorLookup,
+    lead_page,
+    unit_page,
+)
 from core.answer.per_document import by_document, document_labels, per_document
 from core.answer.refusal import NOT_FOUND_TEXT, nearest_units, refusal
 from core.answer.sentences import Unit, list_items, split_units
@@ -88,10 +95,12 @@ class ExtractiveAnswerer:
             return Generation(text, tuple(cited), self.name, found=False, score=score,
                               answerability=score, answer_type=kind, signals=dict(evidence.signals),
                               pages={n: pages.get(n) for n in cited})
-        text, cited, pages = self.render(evidence, request)
+        text, cited, spans = self.render(evidence, request)
         log.info("answered: answerability %.3f, type %s, %d units", score, kind, len(evidence.chosen))
         return Generation(text, tuple(cited), self.name, found=True, score=score, answerability=score,
-                          answer_type=kind, signals=dict(evidence.signals), pages=pages)
+                          answer_type=kind, signals=dict(evidence.signals),
+                          pages={n: last for n, (_, last) in spans.items()},
+                          first_pages={n: first for n, (first, last) in spans.items() if first != last})
 
     def assess(self, request: GenerationRequest) -> Assessment:
         """The :class:`Assessment` of ``request`` without writing an answer (for other providers)."""
@@ -109,10 +118,12 @@ class ExtractiveAnswerer:
         yield gen
 
     def render(self, evidence: Evidence, request: GenerationRequest
-               ) -> tuple[str, list[int], dict[int, int | None]]:
+               ) -> tuple[str, list[int], dict[int, tuple[int | None, int | None]]]:
         """The quoted text of the chosen units, the source numbers it cites (in order of use) and the
-        page each cited source is quoted from. A source is cited with one page: a later unit of the
-        same source on another page is left out rather than cited with the wrong page."""
+        pages each cited source is quoted from, ``(first, last)``: ``last`` the page of its quoted
+        units, ``first`` earlier when a quoted item's lead-in or a row's column headers sit on an
+        earlier page (the citation then spans both). A source is cited with one page of units: a later
+        unit of the same source on another page is left out rather than cited with the wrong page."""
         units = {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
         compare = per_document(list(evidence.ranked), request.sources, request.documents)
         chosen = list(evidence.chosen)
@@ -120,18 +131,22 @@ class ExtractiveAnswerer:
             chosen = by_document(compare, chosen, request.sources, request.documents)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
         pages: dict[int, int | None] = {}
+        firsts: dict[int, int | None] = {}
         shown = []
         for c in chosen:
             page = unit_page(request, c.unit)
             if (c.unit.source, c.unit.lead) in intros or pages.setdefault(c.unit.source, page) != page:
                 continue
             shown.append(c)
+            lead = lead_page(request, c.unit)
+            first = firsts.get(c.unit.source, page)
+            firsts[c.unit.source] = lead if lead is not None and first is not None and lead < first else first
         labels = document_labels([sc.chunk for sc in request.sources])
         label = {i: f"{labels[sc.chunk.path]}: " if len(compare) > 1 else ""
                  for i, sc in enumerate(request.sources, start=1)}
         text = " ".join(label[c.unit.source] + _render(c, units[c.unit.source]) for c in shown)
         cited = list(dict.fromkeys(c.unit.source for c in shown))
-        return expand_glossary(text, self.glossary), cited, {n: pages[n] for n in cited}
+        return expand_glossary(text, self.glossary), cited, {n: (firsts[n], pages[n]) for n in cited}
 
 
 def _render(scored: ScoredUnit, source_units: Sequence[Unit]) -> str:

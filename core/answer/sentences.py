@@ -2,7 +2,8 @@
 
 Extracted policy text keeps the PDF's hard line breaks inside sentences, so lines are first re-joined
 (markdown table rows with a single non-empty cell count as plain lines: layout-table detectors box
-indented prose),
+indented prose; the line after a table's last row starts a new block: a caption or title under a
+table never runs on from its last cell),
 except where a line starts a list item (``i.``, ``a)``, ``2.14``, ``•``), is a markdown table row, or
 the previous line ends a clause (``:``/``;``). Joined text is then split at sentence ends
 (``. ! ?`` followed by a capital, digit or bracket). Each list item remembers its *lead*: the nearest
@@ -84,12 +85,16 @@ def split_units(text: str, source: int) -> list[Unit]:
 def _blocks(text: str) -> list[tuple[str, str]]:
     """Re-join wrapped lines into blocks: (text, kind) with kind ``row``, ``item`` or ``sentence``."""
     blocks: list[tuple[str, str]] = []
+    in_table = False
     for raw in text.splitlines():
         line = raw.strip()
         if not line:
             blocks.append(("", "break"))
             continue
-        if line.startswith("|"):
+        if in_table and not line.startswith("|"):
+            blocks.append(("", "break"))  # the table ended: the text after it starts afresh
+        in_table = line.startswith("|")
+        if in_table:
             cells = [c.strip() for c in line.strip("|").split("|") if c.strip()]
             if len(cells) > 1 and not re.fullmatch(r"[|:\-\s]+", line):
                 blocks.append((" | ".join(cells), "row"))

@@ -50,6 +50,9 @@ class Generation:
         signals: the answerability inputs (:mod:`core.answer.answerability`), for eval and calibration.
         pages: source number → the page its quoted text is on (extractive answers); a cited source
             not in it is cited with its chunk's first page.
+        first_pages: source number → the earlier page the quoted text starts on, when it starts
+            before ``pages[n]`` (a quoted list item's lead-in or a table row's column headers on the
+            page before); the citation then spans ``first_pages[n]``–``pages[n]``.
     """
 
     text: str
@@ -62,6 +65,7 @@ class Generation:
     answer_type: str = ""
     signals: Mapping[str, float] = field(default_factory=dict)
     pages: Mapping[int, int | None] = field(default_factory=dict)
+    first_pages: Mapping[int, int | None] = field(default_factory=dict)
 
 
 class AnswerProvider(Protocol):

@@ -84,14 +84,15 @@ def heading_level(line: str) -> int | None:
 
 def title_like(line: str) -> bool:
     """A line set in a larger or bold font reads like a title: at most :data:`MAX_WORDS` words and
-    :data:`MAX_CHARS` characters, a letter in it, not a sentence (end punctuation, a defining verb),
+    :data:`MAX_CHARS` characters, a letter in it, not a sentence (end punctuation, a defining verb
+    unless it is a question title: "What is covered?"),
     not a list item, not ending in a function word or a dash, and opening with a capital, a digit or
     ``(``."""
     line = line.strip()
     words = line.lower().split()
     return bool(words) and len(words) <= MAX_WORDS and len(line) <= MAX_CHARS \
         and not line.endswith(_SENTENCE_END + _RUNS_ON_END + ("—",)) and any(c.isalpha() for c in line) \
-        and _DEFINITION.search(line) is None and _LOWER_LIST.match(line) is None \
+        and (_DEFINITION.search(line) is None or line.endswith("?")) and _LOWER_LIST.match(line) is None \
         and not (len(words) > 1 and words[-1] in FUNCTION_WORDS) \
         and (line[0].isupper() or line[0].isdigit() or line[0] == "(") \
         and not ((m := _NUMBERED.match(line)) is not None and m.group(2)[:1].islower())

@@ -12,7 +12,8 @@ line; ~3 ms a page) in top-down coordinates:
    :data:`END_GAP_LINES` line heights below the other side's last line also ends it (the text after
    the columns);
 3. a band is *two-column* when both sides hold at least :data:`MIN_COLUMN_LINES` lines, comparable
-   line counts (:data:`MIN_SIDE_RATIO`) and it does not look like a two-column table (rows aligned on
+   line counts (:data:`MIN_SIDE_RATIO`), a line wider than :data:`MARKER_WIDTH` line heights (not
+   a hanging indent of list markers) and it does not look like a two-column table (rows aligned on
    one baseline and short, ragged cells).
 
 The result is a list of page regions in reading order; the caller reads each region's text (PDFium
@@ -32,6 +33,10 @@ END_GAP_LINES = 2.0
 MIN_SIDE_RATIO = 0.4
 """The sparser side must hold this share of the denser side's lines: short labels beside long text
 (a definition layout, ``Woodgrove`` p13) are read row by row, not as columns."""
+MARKER_WIDTH = 3.0
+"""Widest line of a side, in line heights (~em), below which the side holds only list markers or
+clause numbers hung left of their text ("i." "ii." "iii." beside wrapped items): a hanging indent, read
+row by row, never a column (a column of text has lines of many words)."""
 ALIGNED_TABLE_SHARE = 0.8
 """Share of the shorter column's lines sharing a baseline with the other column above which a
 ragged band is read as a table (row by row, as extracted) rather than as columns."""
@@ -177,7 +182,7 @@ def _is_two_column(band: Band) -> bool:
     sides = [_sides(ln, mid) for ln in band.lines]
     n_left, n_right = sum(s[0] for s in sides), sum(s[1] for s in sides)
     fewer, more = sorted((n_left, n_right))
-    if fewer < MIN_COLUMN_LINES or fewer < MIN_SIDE_RATIO * more:
+    if fewer < MIN_COLUMN_LINES or fewer < MIN_SIDE_RATIO * more or _markers_only(band, mid):
         return False
     aligned = sum(1 for s in sides if s[0] and s[1]) / min(n_left, n_right)
     return aligned < ALIGNED_TABLE_SHARE or (_filled(band, mid, True) and _filled(band, mid, False))
@@ -191,3 +196,15 @@ def _filled(band: Band, mid: float, left: bool) -> bool:
         if xs:
             widths.append(max(b.x1 for b in xs) - min(b.x0 for b in xs))
     return bool(widths) and statistics.median(widths) >= 0.6 * max(widths)
+
+
+def _markers_only(band: Band, mid: float) -> bool:
+    """One side of ``mid`` holds nothing wider than :data:`MARKER_WIDTH` line heights: list markers
+    hung left of their items, not a column."""
+    height = statistics.median(ln.bottom - ln.top for ln in band.lines)
+    for left in (True, False):
+        widths = [max(b.x1 for b in xs) - min(b.x0 for b in xs) for ln in band.lines
+                  if (xs := [b for b in ln.boxes if (b.x1 <= mid if left else b.x0 >= mid)])]
+        if widths and max(widths) < MARKER_WIDTH * height:
+            return True
+    return False

@@ -29,14 +29,16 @@ import contextlib
 import logging
 import os
 import shutil
+import statistics
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 from PIL import Image, ImageFilter
 
 from core.config import ExtractionSettings
+from indexer.extract.headings import title_like
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +52,24 @@ MAX_BINARY_THRESHOLD = 200
 on PerksPlus p4) and the text vanishes; 160–200 all read that page correctly."""
 
 
+OCR_LARGER = 1.3
+"""Median word height of a line, as a multiple of the page's median word height, from which a
+title-like line counts as set in a larger font. A word box spans ascenders to descenders, so body
+lines full of them reach ~1.2 (a scanned corpus page at 200 dpi: body words 22 px, a bullet line of
+tall words 26, its titles 30)."""
+OCR_LARGEST = 1.6
+"""The same ratio for a top-level title (as :data:`indexer.extract.headings.LARGEST_FONT`)."""
+
+
 @dataclass(frozen=True)
 class OcrResult:
-    """Recognised text (lines joined by ``\\n``, paragraphs by a blank line) and the mean word
-    confidence 0–100 of the words kept (0 when none)."""
+    """Recognised text (lines joined by ``\\n``, paragraphs by a blank line), the mean word
+    confidence 0–100 of the words kept (0 when none) and the title-like lines set in a larger font
+    with their heading level (:func:`large_lines`; empty without word heights)."""
 
     text: str
     confidence: float
+    headings: dict[str, int] = field(default_factory=dict)
 
 
 class OcrEngine(Protocol):
@@ -96,7 +109,8 @@ class TesseractOcr:
         with _one_omp_thread():
             data = pytesseract.image_to_data(image, lang=language, output_type=pytesseract.Output.DICT)
         return words_to_result(data["text"], [float(c) for c in data["conf"]],
-                               list(zip(data["block_num"], data["par_num"], data["line_num"], strict=True)))
+                               list(zip(data["block_num"], data["par_num"], data["line_num"], strict=True)),
+                               [int(h) for h in data["height"]])
 
     def orientation(self, image: Image.Image) -> int | None:
         """Tesseract's orientation and script detection (``--psm 0``, the ``osd`` traineddata): its
@@ -166,14 +180,16 @@ def make_ocr_engine(settings: ExtractionSettings) -> OcrEngine | None:
     return TesseractOcr(cmd)
 
 
-def words_to_result(words: Sequence[str], confs: Sequence[float],
-                    lines: Sequence[tuple[int, int, int]]) -> OcrResult:
+def words_to_result(words: Sequence[str], confs: Sequence[float], lines: Sequence[tuple[int, int, int]],
+                    heights: Sequence[int] | None = None) -> OcrResult:
     """Rebuild text from Tesseract's word table: words with confidence ≥ :data:`MIN_WORD_CONFIDENCE`
-    joined by spaces, a newline between lines, a blank line between paragraphs/blocks."""
+    joined by spaces, a newline between lines, a blank line between paragraphs/blocks; with the
+    words' pixel ``heights``, the lines set in a larger font (:func:`large_lines`)."""
     out: list[str] = []
     kept: list[float] = []
+    per_line: dict[tuple[int, int, int], list[tuple[str, int]]] = {}
     prev: tuple[int, int, int] | None = None
-    for word, conf, key in zip(words, confs, lines, strict=True):
+    for i, (word, conf, key) in enumerate(zip(words, confs, lines, strict=True)):
         word = word.strip()
         if not word or conf < MIN_WORD_CONFIDENCE:
             continue
@@ -181,8 +197,25 @@ def words_to_result(words: Sequence[str], confs: Sequence[float],
             out.append(" " if key == prev else "\n" if key[:2] == prev[:2] else "\n\n")
         out.append(word)
         kept.append(conf)
+        per_line.setdefault(key, []).append((word, heights[i] if heights is not None else 0))
         prev = key
-    return OcrResult(text="".join(out), confidence=sum(kept) / len(kept) if kept else 0.0)
+    return OcrResult(text="".join(out), confidence=sum(kept) / len(kept) if kept else 0.0,
+                     headings=large_lines(list(per_line.values())) if heights is not None else {})
+
+
+def large_lines(lines: Sequence[Sequence[tuple[str, int]]]) -> dict[str, int]:
+    """Title-like lines (:func:`~indexer.extract.headings.title_like`) whose median word height is at
+    least :data:`OCR_LARGER` × the page's median word height, mapped to level 1 (≥
+    :data:`OCR_LARGEST`) or 2; ``lines``: each line's ``(word, height in pixels)``. The font-size rule
+    of :func:`~indexer.extract.headings.emphasised_lines` for scanned pages."""
+    body = statistics.median([h for line in lines for _, h in line] or [0])
+    out: dict[str, int] = {}
+    for line in lines:
+        text = " ".join(w for w, _ in line)
+        height = statistics.median(h for _, h in line)
+        if body > 0 and height >= OCR_LARGER * body and title_like(text):
+            out.setdefault(text, 1 if height >= OCR_LARGEST * body else 2)
+    return out
 
 
 def prepare(image: Image.Image, local: bool = False) -> Image.Image:

@@ -190,7 +190,8 @@ def _page_segments(reader: pypdf.PdfReader, pdoc: Any, index: int, plumbed: dict
         images = image_boxes(page) if has_image_xobject(reader.pages[index]) else []
         replaced = ocr_gate(page, index + 1, text, images, ocr, settings, notes)
         if replaced is not None:
-            return [Segment("ocr", replaced)] if replaced else []
+            headings = notes.ocr_headings.get(index + 1, {})
+            return [Segment("ocr", replaced, headings=headings)] if replaced else []
         text = (column_text(page, textpage=textpage) if textpage is not None else None) or text
     finally:
         if textpage is not None:

@@ -24,7 +24,7 @@ from typing import Any
 
 from core.config import ExtractionSettings
 from indexer.extract.layout import Box
-from indexer.extract.ocr import OcrEngine, prepare
+from indexer.extract.ocr import OcrEngine, OcrResult, prepare
 from indexer.extract.pdfium_page import render
 from indexer.extract.quality import MAX_DOUBTFUL_CONFIDENCE, assess_text, ocr_verdict
 
@@ -44,6 +44,8 @@ class ScanNotes:
     ocr_seconds: float = 0.0
     ocr_page_numbers: list[int] = field(default_factory=list)
     """1-based pages whose text (or an image's) came from OCR and was kept."""
+    ocr_headings: dict[int, dict[str, int]] = field(default_factory=dict)
+    """1-based page → the lines of its OCR text set in a larger font, with their heading level."""
 
 
 def ocr_gate(page: Any, number: int, text: str, images: list[Box], ocr: OcrEngine | None,
@@ -69,7 +71,8 @@ def ocr_gate(page: Any, number: int, text: str, images: list[Box], ocr: OcrEngin
         notes.warnings.append(f"page {number}: {verdict.reason}; needs OCR (OCR is off or "
                               "tesseract is missing)")
         return ""
-    text, confidence, turned = _recognize(page, None, ocr, settings, notes, upright=True)
+    result, turned = _recognize(page, None, ocr, settings, notes, upright=True)
+    text, confidence = result.text, result.confidence
     words = ocr_verdict(text, confidence)
     if not words.usable:
         notes.needs_ocr.append(number)
@@ -77,6 +80,7 @@ def ocr_gate(page: Any, number: int, text: str, images: list[Box], ocr: OcrEngin
                               f"{'' if turned is not None else ' (orientation not found)'}; needs OCR")
         return ""
     notes.ocr_page_numbers.append(number)
+    notes.ocr_headings[number] = result.headings
     notes.warnings.append(f"page {number}: {verdict.reason}; OCR'd with {ocr.name} "
                           f"(confidence {confidence:.0f}{f', turned {turned}°' if turned else ''})")
     return text
@@ -89,7 +93,8 @@ def image_text(page: Any, number: int, images: list[Box], ocr: OcrEngine | None,
         return ""
     texts = []
     for box in images:
-        text, confidence, _ = _recognize(page, box, ocr, settings, notes, upright=False)
+        result, _ = _recognize(page, box, ocr, settings, notes, upright=False)
+        text, confidence = result.text, result.confidence
         if text.strip() and confidence >= MIN_IMAGE_CONFIDENCE:
             texts.append(text)
             notes.ocr_page_numbers.append(number)
@@ -99,8 +104,8 @@ def image_text(page: Any, number: int, images: list[Box], ocr: OcrEngine | None,
 
 
 def _recognize(page: Any, region: Box | None, ocr: OcrEngine, settings: ExtractionSettings,
-               notes: ScanNotes, upright: bool) -> tuple[str, float, int | None]:
-    """OCR text and confidence of the page (or ``region``), and with ``upright`` the degrees the
+               notes: ScanNotes, upright: bool) -> tuple[OcrResult, int | None]:
+    """OCR result of the page (or ``region``), and with ``upright`` the degrees the
     image was turned clockwise (None: orientation not found, not turned). The orientation is asked
     for (Tesseract OSD, about as costly as the OCR itself) only when the upright read does not come
     out as confident words (:func:`~indexer.extract.quality.ocr_verdict` and a confidence of at
@@ -117,4 +122,4 @@ def _recognize(page: Any, region: Box | None, ocr: OcrEngine, settings: Extracti
             result = ocr.recognize(prepare(image.rotate(-turned, expand=True)), settings.ocr_language)
     notes.ocr_pages += 1
     notes.ocr_seconds += time.perf_counter() - t0
-    return result.text, result.confidence, turned
+    return result, turned
