@@ -35,6 +35,7 @@ from apscheduler.events import (
     JobExecutionEvent,
 )
 from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
@@ -96,8 +97,13 @@ class MaintenanceScheduler:
         log.info("scheduled %s every %.0fs%s", name, interval_s, " (first run now)" if run_now else "")
 
     def run_soon(self, name: str) -> None:
-        """Run job ``name`` as soon as the worker is free (its interval then continues from there)."""
-        self._sched.modify_job(name, next_run_time=datetime.now(UTC))
+        """Run job ``name`` as soon as the worker is free (its interval then continues from there).
+        A job that is not scheduled (never added, or the scheduler was shut down) is logged, not raised:
+        the caller is often a loop that must keep running."""
+        try:
+            self._sched.modify_job(name, next_run_time=datetime.now(UTC))
+        except JobLookupError:
+            log.warning("job %s is not scheduled (the scheduler is stopped or never had it); not run", name)
 
     def start(self) -> None:
         """Start the scheduler thread."""

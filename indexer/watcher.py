@@ -194,8 +194,8 @@ class PolicyWatcher:
     def _check_observer(self) -> None:
         """Once a second: re-arm the observer if the root vanished and came back, then reconcile."""
         now = time.monotonic()
-        if self._running is None or now - self._health_at < _STATE_EVERY_S:
-            return
+        if self._running is None or self._stop.is_set() or now - self._health_at < _STATE_EVERY_S:
+            return  # stopping: the observer was stopped on purpose, not lost
         self._health_at = now
         if rearm(self._running, self.root, self._router):
             self.scheduler.run_soon("reconcile")

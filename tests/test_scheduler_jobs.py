@@ -92,3 +92,16 @@ def test_failing_job_is_an_error_with_its_reason(caplog: pytest.LogCaptureFixtur
     rec = sched.history["store-optimize"]
     assert rec.problem == "failed" and "No space left on device" in rec.problem_reason
     assert any("job store-optimize failed" in r.getMessage() for r in caplog.records)
+
+
+def test_run_soon_after_shutdown_logs_instead_of_raising(caplog: pytest.LogCaptureFixture) -> None:
+    """The watcher's loop asks for a reconcile while the process stops (the scheduler already shut
+    down): that must not raise in the loop's thread (it would stop indexing silently)."""
+    sched = MaintenanceScheduler()
+    sched.add_job(lambda: None, 1000, "reconcile")
+    sched.start()
+    sched.shutdown(wait=True)
+    with caplog.at_level(logging.WARNING, logger="indexer.scheduler"):
+        sched.run_soon("reconcile")
+        sched.run_soon("never-added")
+    assert sum("is not scheduled" in r.getMessage() for r in caplog.records) >= 1

@@ -115,12 +115,13 @@ def wait_for(cond: Callable[[], bool], deadline_s: float = DEADLINE_S) -> bool:
     return cond()
 
 
-def settle(w: Watched, cond: Callable[[], bool]) -> None:
-    """Wait until ``cond`` holds and the watcher is idle (twice in a row, so late events are seen)."""
+def settle(w: Watched, cond: Callable[[], bool], deadline_s: float = DEADLINE_S) -> None:
+    """Wait until ``cond`` holds and the watcher is idle (twice in a row, so late events are seen);
+    ``deadline_s`` is a liveness bound, never a speed assertion."""
     def done() -> bool:
         return w.watcher.idle() and cond()
 
-    assert wait_for(done), f"not reached; documents={sorted(w.store.documents())}"
+    assert wait_for(done, deadline_s), f"not reached; documents={sorted(w.store.documents())}"
     time.sleep(max(w.settings.watch.debounce_s, w.settings.watch.poll_interval_s) * 3)
     assert wait_for(done), f"not stable; documents={sorted(w.store.documents())}"
 
