@@ -263,9 +263,10 @@ class HybridRetriever:
         return [row_chunk(r) for r in rows]
 
     def _document_version(self, path: str) -> str:
-        """The content hash of the document ``path`` (``""`` when unknown)."""
+        """What changes when the document ``path``'s chunks do: its content hash and when it was indexed
+        (a shadow rebuild re-indexes unchanged files, with new pages and chunk ids); ``""`` when unknown."""
         record = self.store.documents().get(path)
-        return record.sha256 if record is not None else ""
+        return f"{record.sha256}:{record.indexed_at}" if record is not None else ""
 
     def _translations(self, query: str, scope: Sequence[str], named: Sequence[str]) -> list[str]:
         """The question in the scoped documents' language, when it differs from the question's and a

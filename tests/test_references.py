@@ -105,3 +105,19 @@ def test_retrieval_follows_the_reference_of_a_kept_passage(tmp_path: Path) -> No
 
 def test_table_chunks_are_recognised_by_their_header_separator() -> None:
     assert is_table_chunk(PROSE[3]) and not is_table_chunk(PROSE[0])
+
+
+def test_a_reindexed_document_with_the_same_content_is_followed_from_its_new_chunks(tmp_path: Path) -> None:
+    """A shadow rebuild re-indexes unchanged files (same sha256, new pages and chunk ids): the follower's
+    cache must not serve the old generation's chunks."""
+    from core.store import DocumentRecord
+
+    store, embedder = new_store(tmp_path), FakeEmbedder()
+    add_document(store, embedder, DOC, PROSE)
+    retriever = HybridRetriever(store, embedder, RETRIEVAL.model_copy(update={"top_k": 1}))
+    question = "eye test reimbursed once a year limit stated"
+    assert retriever.retrieve(question).chunks[-1].chunk.page == 4
+    add_document(store, embedder, DOC, PROSE, page=10)
+    store.put_document(DocumentRecord(DOC, "sha", 1, 1, "fp", "indexed", chunk_count=len(PROSE),
+                                      indexed_at=2.0))
+    assert retriever.retrieve(question).chunks[-1].chunk.page == 13

@@ -125,7 +125,9 @@ class CrossLanguage:
         source = question_language(question)
         if not source or source == target or (source, target) not in self.translator.pairs():
             return None
-        index = self._index(frozenset((p, docs[p].sha256) for p in paths if p in docs))
+        # keyed by content hash and index time: a shadow rebuild re-indexes unchanged files
+        index = self._index(frozenset((p, f"{docs[p].sha256}:{docs[p].indexed_at}")
+                                      for p in paths if p in docs))
         found = self.translator.translate(question, source, target, index.vocabulary)
         log.info("question translated by dictionary %s→%s: %d terms", source, target,
                  len(found.terms) if found else 0)
