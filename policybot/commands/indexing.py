@@ -146,7 +146,10 @@ def start_watcher(ctx: typer.Context, app: App, root: Path, *, hold_lock: bool =
     if app.settings.index.unit_vectors_interval_s > 0:  # answers then look sentence vectors up
         from core.answer.unit_vectors import UnitVectorJob
 
-        job = UnitVectorJob(app.unit_vectors, app.store, app.embedder, stop=lambda: app.indexer.stopping,
+        # the job shares the index write lock: it gives it back after a batch as soon as a file is
+        # waiting, so file changes never wait for its 20 s budget (it resumes on its next run)
+        job = UnitVectorJob(app.unit_vectors, app.store, app.embedder,
+                            stop=lambda: app.indexer.stopping or not watcher.idle(),
                             cleanup_older_than_s=app.settings.index.cleanup_older_than_s)
         watcher.scheduler.add_job(job.run, app.settings.index.unit_vectors_interval_s, "unit-vectors",
                                   run_now=True)
