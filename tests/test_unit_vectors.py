@@ -120,6 +120,15 @@ def test_a_changed_chunk_gets_its_units_recomputed_and_only_it(tmp_path: Path) -
     assert set(vectors.lookup(chunks[1:])) == set(chunk_unit_texts(edited[1]))
 
 
+def test_a_complete_pass_deletes_the_rows_of_texts_that_left_the_index(tmp_path: Path) -> None:
+    store, vectors, _ = _filled(tmp_path)
+    edited = [CLAIMS[0], "Room rent is covered up to 2% of the sum insured per day."]
+    add_document(store, FakeEmbedder(), "health/claims.pdf", edited)
+    UnitVectorJob(vectors, store, FakeEmbedder()).run()
+    live = {r["text_hash"] for r in store.chunk_rows(columns=["text_hash"])}
+    assert vectors.stored_hashes() == live and vectors.count() == 2
+
+
 def test_the_job_skips_at_once_while_the_index_is_unchanged(tmp_path: Path) -> None:
     store, vectors, _ = _filled(tmp_path)
     emb = FakeEmbedder()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -134,6 +134,17 @@ class UnitVectors:
         tbl = self.db.table(TABLE, SCHEMA)
         tbl.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
+    def prune(self, gone: Iterable[str]) -> int:
+        """Delete the rows under :attr:`key` of the chunk text hashes ``gone`` (texts no longer in the
+        index: edited or deleted chunks), in batches; returns how many were asked for."""
+        tbl = self.db.find_table(TABLE)
+        ids = [self._id(h) for h in sorted(gone)]
+        if tbl is None or not ids:
+            return 0
+        for i in range(0, len(ids), LOOKUP_BATCH):
+            tbl.delete(f"id IN ({', '.join(sql_str(x) for x in ids[i:i + LOOKUP_BATCH])})")
+        return len(ids)
+
     def optimize(self, cleanup_older_than_s: float) -> None:
         """Compact the table (each job commit adds a fragment; a lookup reads every fragment's ids)
         and delete versions older than ``cleanup_older_than_s``
@@ -209,7 +220,8 @@ class UnitVectorJob:
         if version == self._complete_at:
             return FillResult(skipped=True)
         live = {r["text_hash"] for r in self.store.chunk_rows(columns=["text_hash"])}
-        todo = sorted(live - self.vectors.stored_hashes())
+        stored = self.vectors.stored_hashes()
+        todo = sorted(live - stored)
         t0, chunks, units = time.perf_counter(), 0, 0
         for start in range(0, len(todo), BATCH_CHUNKS):
             if start and (self.stop() or time.perf_counter() - t0 > self.budget_s):
@@ -217,9 +229,11 @@ class UnitVectorJob:
             done, embedded = self._fill(todo[start:start + BATCH_CHUNKS])
             chunks, units = chunks + done, units + embedded
         remaining = len(todo) - chunks
-        if remaining == 0:
+        pruned = 0
+        if remaining == 0:  # a complete pass: rows of texts that left the index go (bounded table)
             self._complete_at = version
-        if chunks:
+            pruned = self.vectors.prune(stored - live)
+        if chunks or pruned:
             self.vectors.optimize(self.cleanup_older_than_s)
             log.info("unit vectors: %d chunks (%d units) in %.1fs, %d chunks left", chunks, units,
                      time.perf_counter() - t0, remaining)
