@@ -157,3 +157,14 @@ def test_no_dictionary_translation_when_the_documents_share_the_questions_langua
     result = HybridRetriever(store, factory.embedder, RetrievalSettings(), cross=cross).retrieve(
         "How many days of paid leave do I get at the weekend?")
     assert result.translation is None
+
+
+def test_a_scope_larger_than_the_bound_is_searched_without_translation(
+        tmp_path: Path, german_policies: Path, eng_deu: Path) -> None:
+    indexer, store, factory = build(tmp_path, german_policies)
+    indexer.reconcile()
+    settings = RetrievalSettings(top_k=3, candidates=10, legs=("keyword",))
+    cross = CrossLanguage(store, translator(eng_deu), max_scope_chunks=1)
+    result = HybridRetriever(store, factory.embedder, settings, cross=cross).retrieve(
+        "Does my travel insurance pay for an eye test at the weekend?", scope=["de/**"])
+    assert result.translation is None

@@ -101,17 +101,26 @@ class CrossQuery:
         return self.index.search(self.translation.concepts(), k, paths)
 
 
+MAX_SCOPE_CHUNKS = 20_000
+"""Largest scope (in chunks) given a scope index: it reads every chunk of the scope into an in-memory
+BM25 index, so at a million chunks it would cost gigabytes and seconds per question; a larger scope
+is searched without the dictionary translation (logged)."""
+
+
 class CrossLanguage:
     """Translates questions into the language of the documents they search.
 
     Args:
         store: the index (document languages, chunk rows for the scope index).
         translator: the dictionary translator.
+        max_scope_chunks: scopes with more chunks are not translated (:data:`MAX_SCOPE_CHUNKS`).
     """
 
-    def __init__(self, store: Store, translator: DictionaryTranslator) -> None:
+    def __init__(self, store: Store, translator: DictionaryTranslator,
+                 max_scope_chunks: int = MAX_SCOPE_CHUNKS) -> None:
         self.store = store
         self.translator = translator
+        self.max_scope_chunks = max_scope_chunks
         self._indexes: OrderedDict[frozenset[tuple[str, str]], ScopeIndex] = OrderedDict()
 
     def translate(self, question: str, paths: Sequence[str]) -> CrossQuery | None:
@@ -124,6 +133,11 @@ class CrossLanguage:
         (target,) = langs
         source = question_language(question)
         if not source or source == target or (source, target) not in self.translator.pairs():
+            return None
+        chunks = sum(docs[p].chunk_count for p in paths if p in docs)
+        if chunks > self.max_scope_chunks:
+            log.info("no dictionary translation: the scope has %d chunks (more than %d)", chunks,
+                     self.max_scope_chunks)
             return None
         # keyed by content hash and index time: a shadow rebuild re-indexes unchanged files
         index = self._index(frozenset((p, f"{docs[p].sha256}:{docs[p].indexed_at}")
