@@ -52,7 +52,7 @@ from core.query.rewriter import Rewriter
 from core.references import ReferenceFollower
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
-from core.store import Store, path_filter, row_chunk, sql_str
+from core.store import Store, in_filter, path_filter, row_chunk
 from core.text import tokenize, without_words
 from core.types import Chunk, ScoredChunk
 
@@ -263,10 +263,9 @@ class HybridRetriever:
         return [row_chunk(r) for r in rows]
 
     def _document_version(self, path: str) -> str:
-        """What changes when the document ``path``'s chunks do: its content hash and when it was indexed
-        (a shadow rebuild re-indexes unchanged files, with new pages and chunk ids); ``""`` when unknown."""
+        """:attr:`DocumentRecord.version` of the document ``path`` (``""`` when unknown)."""
         record = self.store.documents().get(path)
-        return f"{record.sha256}:{record.indexed_at}" if record is not None else ""
+        return record.version if record is not None else ""
 
     def _translations(self, query: str, scope: Sequence[str], named: Sequence[str]) -> list[str]:
         """The question in the scoped documents' language, when it differs from the question's and a
@@ -362,7 +361,7 @@ class HybridRetriever:
         missing = [sc.chunk.chunk_id for sc in pool if "vector" not in sc.scores]
         if not missing:
             return pool
-        where = "chunk_id IN (" + ", ".join(sql_str(c) for c in missing) + ")"
+        where = in_filter("chunk_id", missing)
         rows = self.store.chunk_rows(where=where, columns=["chunk_id", "vector"])
         q = np.asarray(vector, dtype=np.float32)
         q = q / (float(np.linalg.norm(q)) or 1.0)

@@ -44,6 +44,7 @@ from core.store_schema import (
     chunk_row,
     chunks_schema,
     fts_column,
+    in_filter,
     page_breaks,
     path_filter,
     row_chunk,
@@ -55,7 +56,7 @@ from core.types import Chunk
 log = logging.getLogger(__name__)
 
 __all__ = ["DOCUMENTS_SCHEMA", "DocStatus", "DocumentRecord", "Store", "chunks_schema", "page_breaks",
-           "path_filter", "sql_str"]
+           "in_filter", "path_filter", "sql_str"]
 
 class Store:
     """The index tables of one data dir.

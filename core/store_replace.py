@@ -38,7 +38,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from core.store_schema import path_filter, sql_str
+from core.store_schema import in_filter, path_filter
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ def purge(tbl: Any, ids: Sequence[str] | None = None) -> None:
     if ids is not None:
         if not ids:
             return
-        where = f"chunk_id IN ({', '.join(sql_str(i) for i in ids)}) AND {where}"
+        where = f"{in_filter('chunk_id', ids)} AND {where}"
     tbl.delete(where)
 
 

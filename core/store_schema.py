@@ -68,10 +68,15 @@ def sql_str(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def in_filter(column: str, values: Iterable[str]) -> str:
+    """``column IN (...)`` over escaped literals (:func:`sql_str`); an empty set matches nothing."""
+    items = [sql_str(v) for v in values]
+    return f"{column} IN ({', '.join(items)})" if items else "false"
+
+
 def path_filter(paths: Iterable[str]) -> str:
     """``path IN (...)`` over escaped literals; an empty set matches nothing."""
-    items = [sql_str(p) for p in paths]
-    return f"path IN ({', '.join(items)})" if items else "false"
+    return in_filter("path", paths)
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,12 @@ class DocumentRecord:
                       "language": row.get("language") or "",
                       "extraction_report": row.get("extraction_report") or "",
                       "title": row.get("title") or ""})
+
+    @property
+    def version(self) -> str:
+        """What changes whenever the document's chunks do: its content hash and when it was indexed (a
+        shadow rebuild re-indexes unchanged files, with new pages and chunk ids). For cache keys."""
+        return f"{self.sha256}:{self.indexed_at}"
 
     def report(self) -> dict[str, object] | None:
         """The stored extraction report as a dict, or None when there is none (or it is unreadable)."""

@@ -42,7 +42,7 @@ from core.answer.sentences import SPLIT_VERSION, embedded_text, quotable, split_
 from core.database import Database
 from core.embedder import Embedder
 from core.store_maintenance import optimize_table
-from core.store_schema import sql_str
+from core.store_schema import in_filter, sql_str
 from core.types import Chunk
 
 log = logging.getLogger(__name__)
@@ -142,7 +142,7 @@ class UnitVectors:
         if tbl is None or not ids:
             return 0
         for i in range(0, len(ids), LOOKUP_BATCH):
-            tbl.delete(f"id IN ({', '.join(sql_str(x) for x in ids[i:i + LOOKUP_BATCH])})")
+            tbl.delete(in_filter("id", ids[i:i + LOOKUP_BATCH]))
         return len(ids)
 
     def optimize(self, cleanup_older_than_s: float) -> None:
@@ -160,7 +160,7 @@ class UnitVectors:
 
     def _rows(self, tbl: Any, hashes: Sequence[str], columns: list[str]) -> list[pa.Table]:
         ids = [self._id(h) for h in hashes]
-        return [tbl.search().where(f"id IN ({', '.join(sql_str(x) for x in ids[i:i + LOOKUP_BATCH])})")
+        return [tbl.search().where(in_filter("id", ids[i:i + LOOKUP_BATCH]))
                 .select(columns).limit(None).to_arrow() for i in range(0, len(ids), LOOKUP_BATCH)]
 
     def _id(self, text_hash: str) -> str:
@@ -241,7 +241,7 @@ class UnitVectorJob:
 
     def _fill(self, hashes: Sequence[str]) -> tuple[int, int]:
         """Rows for the chunks of ``hashes``: (chunks written, distinct units embedded)."""
-        where = f"text_hash IN ({', '.join(sql_str(h) for h in hashes)})"
+        where = in_filter("text_hash", hashes)
         texts = {r["text_hash"]: r["text"] for r in self.store.chunk_rows(where, ["text_hash", "text"])}
         per_chunk = {h: chunk_unit_texts(texts[h]) for h in hashes if h in texts}
         distinct = list(dict.fromkeys(t for ts in per_chunk.values() for t in ts))

@@ -139,9 +139,7 @@ class CrossLanguage:
             log.info("no dictionary translation: the scope has %d chunks (more than %d)", chunks,
                      self.max_scope_chunks)
             return None
-        # keyed by content hash and index time: a shadow rebuild re-indexes unchanged files
-        index = self._index(frozenset((p, f"{docs[p].sha256}:{docs[p].indexed_at}")
-                                      for p in paths if p in docs))
+        index = self._index(frozenset((p, docs[p].version) for p in paths if p in docs))
         found = self.translator.translate(question, source, target, index.vocabulary)
         log.info("question translated by dictionary %s→%s: %d terms", source, target,
                  len(found.terms) if found else 0)
