@@ -85,13 +85,19 @@ class MaintenanceScheduler:
                                  | EVENT_JOB_MAX_INSTANCES)
 
     def add_job(self, fn: Callable[[], object], interval_s: float, name: str, *,
-                run_now: bool = False) -> None:
+                run_now: bool = False, best_effort: bool = False) -> None:
         """Run ``fn()`` every ``interval_s`` seconds (first run at once when ``run_now``, else after one
         interval). A job of the same ``name`` is replaced. ``fn``'s exceptions are logged and counted,
-        never propagated."""
+        never propagated.
+
+        ``best_effort``: opportunistic work (e.g. precomputing vectors) that has no deadline: a run
+        delayed by any amount (queued behind a long reconcile) runs once when the worker is free and is
+        never counted as *missed* (APScheduler's ``misfire_grace_time=None``: "run no matter how
+        late"). Other jobs get a grace time of one period, as the module docstring says."""
         kwargs: dict[str, Any] = {"next_run_time": datetime.now(UTC)} if run_now else {}
+        grace = None if best_effort else max(1, math.ceil(interval_s))
         self._sched.add_job(self._serialized(fn, name), IntervalTrigger(seconds=interval_s), id=name,
-                            name=name, misfire_grace_time=max(1, math.ceil(interval_s)), coalesce=True,
+                            name=name, misfire_grace_time=grace, coalesce=True,
                             max_instances=1, replace_existing=True, **kwargs)
         self.history[name] = JobHistory(name, interval_s)
         log.info("scheduled %s every %.0fs%s", name, interval_s, " (first run now)" if run_now else "")

@@ -76,6 +76,29 @@ def test_blocked_worker_late_job_runs_once_and_missed_job_is_an_error(caplog: py
     assert "job tight missed" in console.export_text()
 
 
+def test_best_effort_job_blocked_past_its_period_runs_late_and_is_not_missed() -> None:
+    sched = MaintenanceScheduler()
+    release, started = threading.Event(), threading.Event()
+    runs: list[float] = []
+
+    def blocker() -> None:
+        started.set()
+        release.wait(3.0)
+
+    sched.add_job(blocker, 1000, "blocker", run_now=True)
+    sched.add_job(lambda: runs.append(time.monotonic()), 1, "precompute", best_effort=True)  # due at +1 s
+    sched.start()
+    try:
+        assert started.wait(30)
+        freed = time.monotonic() + 3.0
+        assert _wait(lambda: len(runs) >= 1, 60)
+    finally:
+        sched.shutdown(wait=True)
+    assert runs[0] >= freed - 1.0  # it waited for the worker: late by ~2 periods, yet it ran
+    rec = sched.history["precompute"]
+    assert rec.missed == 0 and rec.problem == ""
+
+
 def test_failing_job_is_an_error_with_its_reason(caplog: pytest.LogCaptureFixture) -> None:
     sched = MaintenanceScheduler()
 

@@ -152,7 +152,7 @@ def start_watcher(ctx: typer.Context, app: App, root: Path, *, hold_lock: bool =
                             stop=lambda: app.indexer.stopping or not watcher.idle(),
                             cleanup_older_than_s=app.settings.index.cleanup_older_than_s)
         watcher.scheduler.add_job(job.run, app.settings.index.unit_vectors_interval_s, "unit-vectors",
-                                  run_now=True)
+                                  run_now=True, best_effort=True)
     return watcher
 
 
