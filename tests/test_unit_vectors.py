@@ -157,6 +157,13 @@ def test_a_run_that_wrote_rows_leaves_the_table_compacted(tmp_path: Path) -> Non
     assert stats["fragment_stats"]["num_fragments"] == 1
 
 
+def test_a_run_that_wrote_rows_indexes_the_ids_and_lookups_still_find_every_unit(tmp_path: Path) -> None:
+    store, vectors, chunks = _filled(tmp_path)
+    tbl = store.db.open_table("unit_vectors")
+    assert [ix.columns for ix in tbl.list_indices() if str(ix.index_type) == "BTree"] == [["id"]]
+    assert set(vectors.lookup(chunks)) == {u for c in chunks for u in chunk_unit_texts(c.text)}
+
+
 def test_rows_of_another_embedding_key_are_never_returned(tmp_path: Path) -> None:
     store, _, chunks = _filled(tmp_path)
     other = UnitVectors(store.db, lambda: "key-b")

@@ -41,7 +41,7 @@ import pyarrow as pa
 from core.answer.sentences import SPLIT_VERSION, embedded_text, quotable, split_units
 from core.database import Database
 from core.embedder import Embedder
-from core.store_maintenance import optimize_table
+from core.store_maintenance import index_types, optimize_table
 from core.store_schema import in_filter, sql_str
 from core.types import Chunk
 
@@ -148,10 +148,19 @@ class UnitVectors:
     def optimize(self, cleanup_older_than_s: float) -> None:
         """Compact the table (each job commit adds a fragment; a lookup reads every fragment's ids)
         and delete versions older than ``cleanup_older_than_s``
-        (:func:`core.store_maintenance.optimize_table`)."""
+        (:func:`core.store_maintenance.optimize_table`). The first call on a non-empty table also
+        builds a BTREE index on ``id``: without it every lookup and ``merge_insert`` scans the whole id
+        column (one row per chunk text: a million at 1M chunks); later optimizes fold new rows in.
+        LanceDB docs: "Scalar indexes" (BTREE)."""
         tbl = self.db.find_table(TABLE)
-        if tbl is not None:
-            optimize_table([tbl], cleanup_older_than_s)
+        if tbl is None:
+            return
+        if "BTree" not in index_types(tbl) and tbl.count_rows():
+            from lancedb.index import BTree
+
+            tbl.create_index("id", config=BTree(), replace=True)
+            log.info("btree index on %s.id built rows=%d", TABLE, tbl.count_rows())
+        optimize_table([tbl], cleanup_older_than_s)
 
     def count(self) -> int:
         """Rows in the table (every key)."""
