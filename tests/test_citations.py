@@ -12,14 +12,10 @@ Until that is fixed this test is ``xfail(strict=True)``; remove the marker when 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from core.eval import EvalResult
-from core.types import ExtractedDocument
-from indexer.extract import extract_file
-from tests.citation_check import heading_problem, page_problem, quotes
+from tests.citation_check import check_eval
 from tests.conftest import QAIndex
 
 pytestmark = pytest.mark.slow
@@ -28,22 +24,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def problems(qa_index: QAIndex, qa_eval: EvalResult) -> tuple[list[str], int]:
     """``(problems, checks)`` over every answer of the eval run (:func:`tests.conftest.qa_eval`, shared
-    with the eval floors), one line per wrong citation."""
-    settings, result = qa_index.settings, qa_eval
-    root = Path(settings.policies.root)
-    docs: dict[str, ExtractedDocument] = {}
-    out: list[str] = []
-    checks = 0
-    for r in result.items:
-        if r.answer is None or not r.answer.found:
-            continue
-        for q in quotes(r.answer, settings.retrieval.glossary):
-            doc = docs.get(q.citation.file) or extract_file(root / q.citation.file, root, settings)
-            docs[q.citation.file] = doc
-            checks += 2
-            for problem in (page_problem(doc, q), heading_problem(doc, q.citation.section, q)):
-                if problem is not None:
-                    out.append(f"{r.item.id} {q.citation.file} p{q.citation.page}: {problem}")
+    with the eval floors), one line per wrong citation (:func:`tests.citation_check.check_eval`)."""
+    out, checks = check_eval(qa_eval, qa_index.settings)
     print("\n".join(out))
     print(f"citation checks: {checks - len(out)} of {checks} right")
     return out, checks
