@@ -98,7 +98,7 @@ def test_a_quote_starting_with_a_heading_from_the_page_before_cites_that_page() 
     that starts with the heading's words is cited from page 13, where its first words are."""
     text = "3. Post-Treatment\nThe costs incurred during the 90 days after discharge are paid."
     chunk = replace(make_chunk("policy.pdf", text), page=14, page_end=14,
-                    page_breaks=((text.index("The costs"), 14),))
+                    page_breaks=((0, 13), (text.index("The costs"), 14)))
     assert page_at(chunk, 0) == 13 and page_at(chunk, text.index("The costs")) == 14
     assert page_at(replace(chunk, page_breaks=((text.index("The costs"), 15),)), 0) == 14
 
