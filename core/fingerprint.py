@@ -26,7 +26,8 @@ DOCX/PDF/text extraction, the documents' ``extraction_report``; 8: chunks carry
 confirmed metadata and running headers (chunk contexts, ``documents.title``), images of text
 binarised locally before OCR; 10: OCR'd titles set larger are headings, list markers hung left of
 their items are read with them; 11: ``page_breaks`` leads with ``(0, page)`` when a chunk's text
-starts on an earlier page than the chunk's, a heading from the foot of that page)."""
+starts on another page than the chunk's: a heading from the foot of an earlier page, blocks out of
+page order)."""
 
 
 def fingerprint_inputs(settings: Settings) -> dict[str, object]:
