@@ -131,9 +131,11 @@ class Chunk:
         kinds: the block kinds the chunk was cut from, in order (:data:`BlockKind`, headings left
             out); known when the chunk is made, not stored in the chunks table (the documents row's
             extraction report keeps them, by ordinal).
-        page_breaks: ``(offset, page)`` for every later page the chunk runs on to: the character
-            offset in ``text`` where that page's text starts (so a quoted sentence is cited with its
-            own page, :func:`page_at`); ``()`` for a one-page chunk or an index written before it.
+        page_breaks: ``(offset, page)``, in order of offset, wherever the text moves on to another
+            page: the character offset in ``text`` where that page's text starts (so a quoted
+            sentence is cited with its own page, :func:`page_at`), led by ``(0, page)`` when the
+            text starts on another page than :attr:`page` (a heading from the foot of an earlier
+            page); ``()`` for a one-page chunk or an index written before it.
     """
 
     chunk_id: str
@@ -157,18 +159,15 @@ class Chunk:
 
 
 def page_at(chunk: Chunk, offset: int) -> int | None:
-    """The page of the character at ``offset`` in ``chunk.text`` (``chunk.page`` when unknown).
-
-    ``chunk.page`` is the page of its first body unit, so when the first page break already moves on
-    to that page, the text before it is a heading from the foot of the page before (see
-    :func:`indexer.chunker.make_chunk`): a quote starting there is on ``chunk.page - 1``."""
+    """The page of the character at ``offset`` in ``chunk.text``: the page of the last of
+    ``chunk.page_breaks`` at or before ``offset``, else ``chunk.page`` (the text before the first
+    break is on the chunk's page unless a break at offset 0 says otherwise: a heading from the foot
+    of an earlier page, see :func:`indexer.chunker.make_chunk`). ``None`` when the chunk has no pages."""
     page = chunk.page
-    breaks = chunk.page_breaks
-    if page is not None and breaks and breaks[0][1] == page and offset < breaks[0][0]:
-        return page - 1
-    for start, p in breaks:
-        if start <= offset:
-            page = p
+    for start, p in chunk.page_breaks:
+        if start > offset:
+            break
+        page = p
     return page
 
 

@@ -274,21 +274,34 @@ def make_chunk(path: str, ordinal: int, units: list[Unit]) -> Chunk:
     Its section and first page are those of its first body unit: a heading at the foot of the
     previous page does not move the citation a page early. ``page_end`` covers every unit, a
     sentence continued on the next page included; ``kinds`` lists its units' kinds once each, in
-    order (headings left out); ``page_breaks`` the offsets where its text moves on to a later page."""
+    order (headings left out); ``page_breaks`` the offsets where its text moves on to another page,
+    led by ``(0, page)`` when the text starts on another page than the chunk's (:func:`_page_breaks`)."""
     text = join_units(units)
-    breaks, offset, current = [], 0, None
-    for i, u in enumerate(units):
-        offset += len(u.sep) if i else 0
-        if u.page is not None and current is not None and u.page != current:
-            breaks.append((offset, u.page))
-        current = u.page if u.page is not None else current
-        offset += len(u.text)
     body = [u for u in units if u.kind != "heading"] or units
     pages = [u.page for u in body if u.page is not None]
     ends = [p for u in units for p in (u.page, u.page_end) if p is not None]
     kinds = tuple(dict.fromkeys(u.kind for u in body if u.kind != "heading"))
+    first = min(pages) if pages else None
     return Chunk(chunk_id=chunk_id(path, ordinal, text), path=path, text=text,
-                 page=min(pages) if pages else None, page_end=max(ends) if ends else None,
+                 page=first, page_end=max(ends) if ends else None,
                  section=body[0].section, ordinal=ordinal,
                  text_hash=hashlib.sha256(text.encode()).hexdigest(), kinds=kinds,
-                 page_breaks=tuple(breaks))
+                 page_breaks=_page_breaks(units, first))
+
+
+def _page_breaks(units: list[Unit], page: int | None) -> tuple[tuple[int, int], ...]:
+    """``(offset, page)`` wherever the joined text of ``units`` moves on to another page, led by
+    ``(0, first)`` when its first page ``first`` is not the chunk's ``page`` (a heading from the foot
+    of an earlier page above the chunk's first body unit), so :func:`core.types.page_at` reads every
+    position's page from the breaks alone."""
+    breaks: list[tuple[int, int]] = []
+    offset, current = 0, None
+    for i, u in enumerate(units):
+        offset += len(u.sep) if i else 0
+        if u.page is not None and u.page != current:
+            breaks.append((offset, u.page))
+        current = u.page if u.page is not None else current
+        offset += len(u.text)
+    if breaks and breaks[0][1] == page:
+        return tuple(breaks[1:])  # the text starts on the chunk's page: no entry needed
+    return tuple([(0, breaks[0][1]), *breaks[1:]] if breaks else [])

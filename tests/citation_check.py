@@ -23,8 +23,14 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.types import Answer, Citation, ExtractedDocument
+
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.eval import EvalResult
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 _LIST_MARKER = re.compile(r"^(?:[•·▪◦*\-–]\s|\(?[a-z]{1,2}\)\s|\(?[ivx]{1,5}\)\s)")
@@ -71,6 +77,31 @@ def quotes(answer: Answer, glossary: Mapping[str, str] | None = None) -> list[Qu
             if part.strip():
                 out.append(Quote(part.strip(), answer.citations[n - 1]))
     return out
+
+
+def check_eval(result: EvalResult, settings: Settings) -> tuple[list[str], int]:
+    """``(problems, checks)`` over every found answer of an eval run: two checks per quote (page,
+    section), one line per wrong citation (``"<item id> <file> p<page>: <problem>"``). Each cited file
+    is extracted once, from ``settings.policies.root``, with ``settings``' extraction options."""
+    from indexer.extract import extract_file
+
+    root = Path(settings.policies.root)
+    docs: dict[str, ExtractedDocument] = {}
+    out: list[str] = []
+    checks = 0
+    for r in result.items:
+        if r.answer is None or not r.answer.found:
+            continue
+        for q in quotes(r.answer, settings.retrieval.glossary):
+            doc = docs.get(q.citation.file) or extract_file(root / q.citation.file, root, settings)
+            docs[q.citation.file] = doc
+            checks += 2
+            for problem in (page_problem(doc, q), heading_problem(doc, q.citation.section, q)):
+                if problem is not None:
+                    span = f"{q.citation.page}" if q.citation.page_end in (None, q.citation.page) \
+                        else f"{q.citation.page}-{q.citation.page_end}"
+                    out.append(f"{r.item.id} {q.citation.file} p{span}: {problem}")
+    return out, checks
 
 
 def page_text(doc: ExtractedDocument, page: int | None) -> str:

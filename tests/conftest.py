@@ -70,6 +70,18 @@ def qa_index() -> Iterator[QAIndex]:
 def qa_eval(qa_index: QAIndex) -> EvalResult:
     """The eval run once over every ``qa_dev.yaml`` item: offline reranker + extractive answerer over
     the whole-corpus index (deterministic for a given index and calibration)."""
+    out = run_qa_eval(qa_index.app, qa_index.settings)
+    for r in out.items:
+        rank = next((i + 1 for i, hit in enumerate(r.relevant) if hit), None)
+        print(f"{r.item.id:10} found={r.answer is not None and r.answer.found} rank={rank} "
+              f"facts={len(r.facts_found)}/{len(r.facts_found) + len(r.facts_missed)}")
+    return out
+
+
+def run_qa_eval(app: App, settings: Settings) -> EvalResult:
+    """The issue-11 eval over every ``qa_dev.yaml`` item on ``app``'s index: offline reranker,
+    extractive answerer, golden items in their ``docs/eval/qa_dev_context.yaml`` channel (also run by
+    ``bench/citation_check.py`` over an index built elsewhere)."""
     from core.answer.extractive import ExtractiveAnswerer
     from core.answering import PolicyAnswerService
     from core.eval import load_context, load_qa, run_eval
@@ -77,19 +89,13 @@ def qa_eval(qa_index: QAIndex) -> EvalResult:
     from core.retrieval import HybridRetriever
     from core.scoping import DocumentScoper
 
-    app, settings = qa_index.app, qa_index.settings
     retriever = HybridRetriever(app.store, app.embedder, settings.retrieval,
                                 reranker=OfflineReranker(app.embedder), rerank=settings.rerank,
                                 scoper=DocumentScoper(app.store), cross=app.cross_language,
                                 cross_vector=settings.lexicon.cross_language_vector)
     answerer = ExtractiveAnswerer(settings.answer, app.embedder, settings.retrieval.glossary)
     service = PolicyAnswerService(retriever, answerer)
-    out = run_eval(service, load_qa(QA_DEV), channels=load_context(QA_CONTEXT))
-    for r in out.items:
-        rank = next((i + 1 for i, hit in enumerate(r.relevant) if hit), None)
-        print(f"{r.item.id:10} found={r.answer is not None and r.answer.found} rank={rank} "
-              f"facts={len(r.facts_found)}/{len(r.facts_found) + len(r.facts_missed)}")
-    return out
+    return run_eval(service, load_qa(QA_DEV), channels=load_context(QA_CONTEXT))
 
 
 @pytest.fixture(scope="session")

@@ -79,12 +79,26 @@ def test_an_item_quoted_after_a_lead_in_on_the_page_before_cites_both_pages(tmp_
     assert [(c.page, c.page_end) for c in answer.citations] == [(6, 7)]
 
 
+def test_a_lead_in_quoted_with_its_items_on_the_next_page_cites_both_pages() -> None:
+    """A lead-in ending with ":" at the foot of page 5 brings its list items along, and they start
+    page 6: the quote runs over the page break, so the citation spans pp. 5–6, not page 5 alone."""
+    text = ("3. Legal costs\nPer legal case we pay up to CHF 50 000 for the following costs:\n"
+            "a) the fees of the lawyer who acts for the insured person;\n"
+            "b) the costs of court proceedings.")
+    chunk = replace(make_chunk("policy.pdf", text), page=5, page_end=6,
+                    page_breaks=((text.index("a) the fees"), 6),))
+    gen = ExtractiveAnswerer(ANSWER).generate(GenerationRequest(
+        "Up to what amount are the costs per legal case paid?", [ScoredChunk(chunk, 0.9)]))
+    assert gen.found and "following costs: a) the fees" in gen.text
+    assert (gen.pages, gen.first_pages) == ({1: 6}, {1: 5})
+
+
 def test_a_quote_starting_with_a_heading_from_the_page_before_cites_that_page() -> None:
     """A chunk cut from a heading at the foot of page 13 and its text on page 14 has page 14; a unit
     that starts with the heading's words is cited from page 13, where its first words are."""
     text = "3. Post-Treatment\nThe costs incurred during the 90 days after discharge are paid."
     chunk = replace(make_chunk("policy.pdf", text), page=14, page_end=14,
-                    page_breaks=((text.index("The costs"), 14),))
+                    page_breaks=((0, 13), (text.index("The costs"), 14)))
     assert page_at(chunk, 0) == 13 and page_at(chunk, text.index("The costs")) == 14
     assert page_at(replace(chunk, page_breaks=((text.index("The costs"), 15),)), 0) == 14
 

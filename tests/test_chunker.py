@@ -122,6 +122,30 @@ def test_chunk_spanning_pages_records_where_each_later_page_starts() -> None:
     assert page_at(chunk, 0) == 3 and page_at(chunk, offset) == 4
 
 
+def test_a_heading_from_the_foot_of_an_earlier_page_keeps_its_own_page() -> None:
+    """A heading at the foot of page 12 whose body starts on page 14 (page 13 holds no text): the
+    chunk is on page 14 and its heading is read on page 12 (``page_breaks`` leads with it), not
+    guessed to be on the page right before the chunk's."""
+    blocks = [Block("a.pdf", "4. Claims", kind="heading", section="4. Claims", page=12),
+              Block("a.pdf", "Notify us within 30 days.", section="4. Claims", page=14)]
+    (chunk,) = Chunker(ChunkingSettings(), words, 254).chunk(
+        ExtractedDocument(path="a.pdf", blocks=blocks, pages=14))
+    body = chunk.text.index("Notify")
+    assert (chunk.page, chunk.page_breaks) == (14, ((0, 12), (body, 14)))
+    assert page_at(chunk, 0) == 12 and page_at(chunk, body) == 14
+
+
+def test_text_before_the_first_break_on_a_later_page_is_read_on_that_page() -> None:
+    """Blocks out of page order (a block of page 5 read before the rest of page 4): the chunk's page
+    is 4, and its first words are read on page 5, where they are — not guessed to be on page 3."""
+    blocks = [Block("a.pdf", "A boxed note from page five.", page=5),
+              Block("a.pdf", "Clause two of page four goes on.", page=4)]
+    (chunk,) = Chunker(ChunkingSettings(), words, 254).chunk(
+        ExtractedDocument(path="a.pdf", blocks=blocks, pages=5))
+    clause = chunk.text.index("Clause two")
+    assert chunk.page == 4 and page_at(chunk, 0) == 5 and page_at(chunk, clause) == 4
+
+
 def test_new_section_starts_a_new_chunk_with_its_heading() -> None:
     blocks = [Block("a.md", "Leave", section="Leave", kind="heading"),
               Block("a.md", "You get 25 days.", section="Leave"),

@@ -5,6 +5,7 @@ embedder: the model is not the subject)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,12 @@ from core.clir.dictd import DictdDictionary, DictionaryError
 from core.clir.search import CrossLanguage, find_dictionaries, make_cross_language
 from core.clir.translate import DictionaryTranslator, Vocabulary, base_forms, entry_translations
 from core.config import RetrievalSettings
+from core.embedder import FakeEmbedder
 from core.retrieval import HybridRetriever
+from core.store import DocumentRecord
 from tests.dictd_builder import write_dictd
 from tests.incremental_helpers import build
+from tests.retrieval_helpers import make_chunk, new_store
 
 ENTRIES = {
     "eye test": ["Sehtest <masc> [med.]"],
@@ -168,3 +172,19 @@ def test_a_scope_larger_than_the_bound_is_searched_without_translation(
     result = HybridRetriever(store, factory.embedder, settings, cross=cross).retrieve(
         "Does my travel insurance pay for an eye test at the weekend?", scope=["de/**"])
     assert result.translation is None
+
+
+def test_chunks_found_through_the_translation_keep_their_page_breaks(tmp_path: Path, eng_deu: Path) -> None:
+    """A PDF chunk found through the dictionary translation carries its ``page_breaks`` (the page of
+    each quoted sentence is read from them), like a chunk the keyword and vector legs find."""
+    text = "Sehhilfen sind wie folgt versichert:\na) ein Sehtest beim Optiker bis CHF 80."
+    chunk = replace(make_chunk("reise.pdf", text, page=5), page_end=6,
+                    page_breaks=((text.index("a) ein"), 6),))
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    store.replace_chunks("reise.pdf", [chunk], emb.embed([text]))
+    store.put_document(DocumentRecord("reise.pdf", "sha", 1, 1, "fp", "indexed", chunk_count=1,
+                                      language="de"))
+    query = CrossLanguage(store, translator(eng_deu)).translate("Is an eye test covered?", ["reise.pdf"])
+    assert query is not None
+    ((found, _),) = query.search(3)
+    assert found.page_breaks == chunk.page_breaks

@@ -120,33 +120,53 @@ class ExtractiveAnswerer:
     def render(self, evidence: Evidence, request: GenerationRequest
                ) -> tuple[str, list[int], dict[int, tuple[int | None, int | None]]]:
         """The quoted text of the chosen units, the source numbers it cites (in order of use) and the
-        pages each cited source is quoted from, ``(first, last)``: ``last`` the page of its quoted
-        units, ``first`` earlier when a quoted item's lead-in or a row's column headers sit on an
-        earlier page (the citation then spans both). A source is cited with one page of units: a later
-        unit of the same source on another page is left out rather than cited with the wrong page."""
+        pages each cited source is quoted from, ``(first, last)``: the span of every piece its quotes
+        show (:func:`_quoted_pages`: a unit, its lead-in or column headers, the list items a lead-in
+        ending with ":" brings along), so a quote that runs over a page break in either direction is
+        cited with both pages. A source is cited with one page of chosen units: a later unit of the
+        same source that starts on another page is left out rather than cited with the wrong page."""
         units = {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
         compare = per_document(list(evidence.ranked), request.sources, request.documents)
         chosen = list(evidence.chosen)
         if len(compare) > 1:  # a comparison: every document's best unit, then the usual picks
             chosen = by_document(compare, chosen, request.sources, request.documents)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
-        pages: dict[int, int | None] = {}
-        firsts: dict[int, int | None] = {}
+        anchors: dict[int, int | None] = {}
+        spans: dict[int, tuple[int | None, int | None]] = {}
         shown = []
         for c in chosen:
-            page = unit_page(request, c.unit)
-            if (c.unit.source, c.unit.lead) in intros or pages.setdefault(c.unit.source, page) != page:
+            n, page = c.unit.source, unit_page(request, c.unit)
+            if (n, c.unit.lead) in intros or anchors.setdefault(n, page) != page:
                 continue
             shown.append(c)
-            lead = lead_page(request, c.unit)
-            first = firsts.get(c.unit.source, page)
-            firsts[c.unit.source] = lead if lead is not None and first is not None and lead < first else first
+            spans[n] = _widen(spans.get(n, (page, page)), _quoted_pages(request, c.unit, units[n]))
         labels = document_labels([sc.chunk for sc in request.sources])
         label = {i: f"{labels[sc.chunk.path]}: " if len(compare) > 1 else ""
                  for i, sc in enumerate(request.sources, start=1)}
         text = " ".join(label[c.unit.source] + _render(c, units[c.unit.source]) for c in shown)
         cited = list(dict.fromkeys(c.unit.source for c in shown))
-        return expand_glossary(text, self.glossary), cited, {n: (firsts[n], pages[n]) for n in cited}
+        return expand_glossary(text, self.glossary), cited, {n: spans[n] for n in cited}
+
+
+def _items(unit: Unit, source_units: Sequence[Unit]) -> list[Unit]:
+    """The list items a lead-in ending with ":" brings along when quoted (none for other units)."""
+    return list_items(list(source_units), unit, LIST_LIMIT) if unit.text.endswith(":") else []
+
+
+def _quoted_pages(request: GenerationRequest, unit: Unit, source_units: Sequence[Unit]) -> list[int]:
+    """The pages the pieces quoted with ``unit`` start on, besides its own: its lead-in's or column
+    headers' (:func:`~core.answer.evidence.lead_page`) and each list item's it brings along
+    (:func:`_items`); pages not known (no ``page_breaks``, not a PDF) are left out."""
+    pages = [lead_page(request, unit), *(unit_page(request, i) for i in _items(unit, source_units))]
+    return [p for p in pages if p is not None]
+
+
+def _widen(span: tuple[int | None, int | None], pages: Sequence[int]) -> tuple[int | None, int | None]:
+    """``span`` ``(first, last)`` widened to cover ``pages`` (unchanged while its pages are unknown)."""
+    first, last = span
+    if first is None or last is None:
+        return span
+    return min([first, *pages]), max([last, *pages])
 
 
 def _render(scored: ScoredUnit, source_units: Sequence[Unit]) -> str:
@@ -154,6 +174,5 @@ def _render(scored: ScoredUnit, source_units: Sequence[Unit]) -> str:
     column headers, and a lead-in ending with ":" brings its list items along."""
     unit = scored.unit
     lead = f"{unit.lead} … " if unit.lead and unit.kind in ("item", "row") else ""
-    items = list_items(list(source_units), unit, LIST_LIMIT) if unit.text.endswith(":") else []
-    body = " ".join([unit.text, *(i.text for i in items)])
+    body = " ".join([unit.text, *(i.text for i in _items(unit, source_units))])
     return f"{lead}{body} [{unit.source}]"

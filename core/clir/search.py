@@ -152,8 +152,9 @@ class CrossLanguage:
             return self._indexes[key]
         where = path_filter(sorted(p for p, _ in key))
         try:
-            rows = self.store.chunk_rows(where=where, columns=[*CHUNK_COLUMNS, "context", "indexed_text"])
-        except Exception:  # a table written before contextual chunks (schema < 6): no context columns
+            rows = self.store.chunk_rows(where=where, columns=[*CHUNK_COLUMNS, "context", "indexed_text",
+                                                               "page_breaks"])
+        except Exception:  # a table written before contextual chunks / page breaks (schema < 7)
             rows = self.store.chunk_rows(where=where, columns=list(CHUNK_COLUMNS))
         column = fts_column(rows[0].keys()) if rows else "text"
         index = ScopeIndex([(row_chunk(r), str(r.get(column) or r["text"])) for r in rows])

@@ -48,11 +48,12 @@ class Generation:
             extractive answerer's; ``None`` when the provider has none).
         answer_type: the question's expected answer type (:mod:`core.answer.answer_type`), ``""`` if unknown.
         signals: the answerability inputs (:mod:`core.answer.answerability`), for eval and calibration.
-        pages: source number → the page its quoted text is on (extractive answers); a cited source
-            not in it is cited with its chunk's first page.
-        first_pages: source number → the earlier page the quoted text starts on, when it starts
-            before ``pages[n]`` (a quoted list item's lead-in or a table row's column headers on the
-            page before); the citation then spans ``first_pages[n]``–``pages[n]``.
+        pages: source number → the (last) page its quoted text is on (extractive answers); a cited
+            source not in it is cited with its chunk's first page.
+        first_pages: source number → the earlier page the quoted text starts on, when its quoted
+            pieces span a page break (a list item's lead-in or a table row's column headers on the
+            page before, a lead-in's list items on the page after); the citation then spans
+            ``first_pages[n]``–``pages[n]``.
     """
 
     text: str
