@@ -49,6 +49,9 @@ class Database:
         self._conn = lancedb.connect(self.location.child(LANCEDB_FOLDER),
                                      read_consistency_interval=timedelta(seconds=self.read_consistency_s))
         self._handles: dict[str, Any] = {}
+        self._migrated: set[tuple[str, tuple[str, ...]]] = set()
+        """(table, columns of a schema) that :meth:`table` found complete through the kept handle:
+        columns are only ever added, so the table's schema is not read again for that schema."""
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -101,17 +104,23 @@ class Database:
         with self._lock:
             tbl = self._conn.create_table(name, data=data, schema=schema, exist_ok=exist_ok)
             self._handles[name] = tbl
+            self._migrated = {k for k in self._migrated if k[0] != name}
             return tbl
 
     def table(self, name: str, schema: pa.Schema, defaults: Mapping[str, str] | None = None) -> Any:
         """Table ``name`` migrated to ``schema``: created (empty) when missing; columns of ``schema`` it
         lacks are added — filled with the SQL expression in ``defaults[column]`` when given, else null.
 
-        Returns the (shared) handle.
+        Returns the (shared) handle. Once the table is known to have every column of ``schema``, later
+        calls with that schema return the handle without reading the table's schema (a round trip to
+        the latest manifest, paid on every write before).
         """
+        key = (name, tuple(schema.names))
         tbl = self.find_table(name)
         if tbl is None:
             return self.create_table(name, schema=schema, exist_ok=True)
+        if key in self._migrated:
+            return tbl
         missing = [f for f in schema if f.name not in tbl.schema.names]
         if missing:
             with self._lock:
@@ -122,12 +131,16 @@ class Database:
                 if nulls:
                     tbl.add_columns(pa.schema(nulls))
             log.info("table %s: added columns %s", name, [f.name for f in missing])
+        with self._lock:
+            if self._handles.get(name) is tbl:
+                self._migrated.add(key)
         return tbl
 
     def drop_table(self, name: str) -> None:
         """Drop table ``name`` (no error when it does not exist) and forget its handle."""
         with self._lock:
             self._handles.pop(name, None)
+            self._migrated = {k for k in self._migrated if k[0] != name}
             if name in self.table_names():
                 self._conn.drop_table(name)
 
@@ -137,3 +150,4 @@ class Database:
         with self._lock:
             for name in names:
                 self._handles.pop(name, None)
+            self._migrated = {k for k in self._migrated if k[0] not in self._handles}

@@ -20,7 +20,7 @@ import numpy as np
 from core.store import DocumentRecord, Store, page_breaks, sql_str
 from core.types import Chunk
 from indexer.chunker import chunk_id
-from indexer.names import same_name
+from indexer.names import nfc, same_name
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,30 @@ def exists_exact(path: Path) -> bool:
         return any(same_name(entry, path.name) for entry in os.listdir(path.parent))
     except OSError:
         return False
+
+
+class Listings:
+    """Folder listings read once and kept, for :func:`exists_exact` on many paths in one operation.
+
+    Checking every same-size indexed document of a new file (``Indexer.index_path``) listed the
+    document's folder once per document: with n documents in one folder, a bulk copy of n files made
+    n² ``os.listdir`` calls and n³ name comparisons. Here each folder is listed once per operation and
+    its names are kept in NFC, so a check is one set lookup; the answer is :func:`exists_exact`'s as
+    of the listing (callers use one instance for one operation only)."""
+
+    def __init__(self) -> None:
+        self._names: dict[Path, frozenset[str]] = {}
+
+    def exists_exact(self, path: Path) -> bool:
+        """:func:`exists_exact` of ``path``, its folder listed at most once by this instance."""
+        names = self._names.get(path.parent)
+        if names is None:
+            try:
+                names = frozenset(nfc(entry) for entry in os.listdir(path.parent))
+            except OSError:
+                return False
+            self._names[path.parent] = names
+        return nfc(path.name) in names
 
 
 def prefix_moves(docs: dict[str, DocumentRecord], src: str, dst: str) -> list[tuple[str, str]]:

@@ -40,7 +40,7 @@ from indexer.jobs import (
     record_skipped,
     sha256_file,
 )
-from indexer.moves import Move, exists_exact, find_moves, moved_chunks, prefix_moves
+from indexer.moves import Listings, Move, find_moves, moved_chunks, prefix_moves
 from indexer.names import disk_path, is_bad_name, safe_name
 from indexer.patterns import is_indexable
 from indexer.repair import repair_drift
@@ -227,9 +227,9 @@ class Indexer:
             docs = self.store.documents()
             hashes: dict[str, str] = {}
             if rel not in docs and not is_bad_name(os.fspath(abs_path)):
-                size = abs_path.stat().st_size
+                size, listed = abs_path.stat().st_size, Listings()
                 gone = {p: r for p, r in docs.items()
-                        if r.size == size and not exists_exact(disk_path(self.root, p))}
+                        if r.size == size and not listed.exists_exact(disk_path(self.root, p))}
                 moves, hashes = self._moves(self.store, {rel: abs_path}, gone, summary)
             if not summary.moved:
                 job = classify(self.store, abs_path, rel, docs.get(rel), self.fingerprint, summary,

@@ -42,6 +42,21 @@ def test_table_migration_adds_missing_columns_with_defaults_or_nulls(tmp_path: P
     assert migrated.schema.names == V2.names
 
 
+def test_a_table_checked_complete_still_migrates_to_a_wider_schema(tmp_path: Path) -> None:
+    db = Database(tmp_path)
+    db.table("t", V1).add(rows("a"))
+    db.table("t", V1)  # complete for V1: its schema is not read again for V1
+    assert db.table("t", V2).schema.names == V2.names  # the same process, a wider schema: migrated
+
+
+def test_a_dropped_table_checked_complete_is_recreated(tmp_path: Path) -> None:
+    db = Database(tmp_path)
+    db.table("t", V1)
+    db.table("t", V1)
+    db.drop_table("t")
+    assert db.table("t", V2).schema.names == V2.names and db.table_names() == ["t"]
+
+
 def test_find_table_does_not_create_and_drop_forgets(tmp_path: Path) -> None:
     db = Database(tmp_path)
     assert db.find_table("t") is None and db.table_names() == []

@@ -166,3 +166,20 @@ def test_index_path_of_a_renamed_file_is_a_move(root: Path, indexed: tuple) -> N
     assert indexer.index_path(root / "hr/Travel.md") == "moved"
     assert "hr/travel.md" not in store.documents() and factory.embedded == before
     assert events == [["hr/travel.md"]]
+
+
+def test_listings_answer_as_exists_exact_with_one_listing_per_folder(tmp_path: Path) -> None:
+    import unicodedata
+
+    from indexer.moves import Listings, exists_exact
+
+    decomposed = unicodedata.normalize("NFD", "Übersicht.md")
+    (tmp_path / decomposed).write_text("x", encoding="utf-8")
+    (tmp_path / "Leave.md").write_text("x", encoding="utf-8")
+    listed = Listings()
+    names = ["Übersicht.md", decomposed, "Leave.md", "leave.md", "gone.md"]
+    assert [listed.exists_exact(tmp_path / n) for n in names] == [exists_exact(tmp_path / n) for n in names]
+    assert [listed.exists_exact(tmp_path / n) for n in names] == [True, True, True, False, False]
+    (tmp_path / "late.md").write_text("x", encoding="utf-8")  # after the listing: not seen by it
+    assert not listed.exists_exact(tmp_path / "late.md") and Listings().exists_exact(tmp_path / "late.md")
+    assert not listed.exists_exact(tmp_path / "missing" / "a.md")
