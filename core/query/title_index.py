@@ -1,0 +1,85 @@
+"""An index of the words of every document's title text, for document scoping's title fallback.
+
+:func:`core.query.doc_scope._named_in_titles` tests a product name of the question ("Golden Shield
+Plan") only on the titles that hold 2+ of its words as substrings of their lowercased text (the title
+text and its :func:`~core.query.text.normalise_numbers` form). Testing that on every title was linear
+in the number of documents: 62 % of the retrieval path at 20,000 documents (docs/benchmarks.md). This
+index answers the same question from postings:
+
+- a word made only of word characters other than ``_`` (what ``[^\\W_]+`` matches, which is how the
+  name's words are cut) can only occur inside one maximal ``[^\\W_]+`` run of the title text, so the
+  titles containing it as a substring are the postings of the title tokens (those runs) that contain
+  it: one scan of the *vocabulary* (distinct title tokens, which grows far slower than the number of
+  documents: Heaps' law), cached per word;
+- any other word (e.g. one whose lowercase form gained a combining mark) falls back to the scan of
+  every title, so the answer is always the one the scan gives.
+
+Built once per document catalog (core/scoping.py rebuilds the catalog only when an indexed document
+changed): O(title tokens). Lookups: O(vocabulary) for a new word, O(1) for a seen one, plus the
+postings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+_RUN = re.compile(r"[^\W_]+")
+MAX_CACHED_WORDS = 20_000
+"""Words whose title sets are kept (the cache is emptied when it grows past this)."""
+
+
+@dataclass
+class TitleWords:
+    """Postings of the lowercased title tokens.
+
+    Attributes:
+        normalised: path → :func:`~core.query.text.normalise_numbers` of its title text (what a name's
+            regex is searched in).
+        lowered: path → the title text and its normalised form, lowercased (what a word is looked for in).
+        postings: title token (a maximal ``[^\\W_]+`` run of ``lowered``) → the paths holding it.
+    """
+
+    normalised: dict[str, str]
+    lowered: dict[str, str]
+    postings: dict[str, set[str]]
+    _vocabulary: list[str] = field(default_factory=list)
+    _found: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, titles: Mapping[str, str]) -> TitleWords:
+        """The index of ``titles`` (path → title text)."""
+        from core.query.text import normalise_numbers
+
+        normalised = {p: normalise_numbers(t) for p, t in titles.items()}
+        lowered = {p: f"{t}\n{normalised[p]}".lower() for p, t in titles.items()}
+        postings: dict[str, set[str]] = defaultdict(set)
+        for path, text in lowered.items():
+            for token in set(_RUN.findall(text)):
+                postings[token].add(path)
+        return cls(normalised, lowered, dict(postings), sorted(postings))
+
+    def containing(self, word: str) -> frozenset[str]:
+        """The paths whose lowered title text contains ``word`` (lowercase) as a substring."""
+        found = self._found.get(word)
+        if found is None:
+            if word and _RUN.fullmatch(word):
+                found = frozenset(p for t in self._vocabulary if word in t for p in self.postings[t])
+            else:  # not a single run: it may span runs, so test every title
+                found = frozenset(p for p, text in self.lowered.items() if word in text)
+            if len(self._found) >= MAX_CACHED_WORDS:
+                self._found.clear()
+            self._found[word] = found
+        return found
+
+    def holding(self, words: Sequence[str], need: int) -> list[str]:
+        """The paths whose lowered title text contains at least ``need`` of ``words`` (lowercase; a
+        repeated word counts each time, as ``sum(w in text for w in words)`` does), sorted."""
+        if need <= 0:  # a name without words: every title passes the pre-check
+            return sorted(self.lowered)
+        counts: Counter[str] = Counter()
+        for word in words:
+            counts.update(self.containing(word))
+        return sorted(p for p, n in counts.items() if n >= need)
