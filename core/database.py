@@ -49,6 +49,8 @@ class Database:
         self._conn = lancedb.connect(self.location.child(LANCEDB_FOLDER),
                                      read_consistency_interval=timedelta(seconds=self.read_consistency_s))
         self._handles: dict[str, Any] = {}
+        self._migrated: set[tuple[str, tuple[str, ...]]] = set()
+        """(table, schema columns) already checked by :meth:`table` through the current handle."""
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -101,6 +103,7 @@ class Database:
         with self._lock:
             tbl = self._conn.create_table(name, data=data, schema=schema, exist_ok=exist_ok)
             self._handles[name] = tbl
+            self._migrated = {k for k in self._migrated if k[0] != name}
             return tbl
 
     def table(self, name: str, schema: pa.Schema, defaults: Mapping[str, str] | None = None) -> Any:
@@ -112,7 +115,11 @@ class Database:
         tbl = self.find_table(name)
         if tbl is None:
             return self.create_table(name, schema=schema, exist_ok=True)
-        missing = [f for f in schema if f.name not in tbl.schema.names]
+        key = (name, tuple(schema.names))
+        if key in self._migrated:  # checked before: columns are only ever added
+            return tbl
+        have = set(tbl.schema.names)  # one read of the schema (each ``tbl.schema`` is a call into LanceDB)
+        missing = [f for f in schema if f.name not in have]
         if missing:
             with self._lock:
                 fill = {f.name: defaults[f.name] for f in missing if defaults and f.name in defaults}
@@ -122,12 +129,14 @@ class Database:
                 if nulls:
                     tbl.add_columns(pa.schema(nulls))
             log.info("table %s: added columns %s", name, [f.name for f in missing])
+        self._migrated.add(key)
         return tbl
 
     def drop_table(self, name: str) -> None:
         """Drop table ``name`` (no error when it does not exist) and forget its handle."""
         with self._lock:
             self._handles.pop(name, None)
+            self._migrated = {k for k in self._migrated if k[0] != name}
             if name in self.table_names():
                 self._conn.drop_table(name)
 
@@ -137,3 +146,4 @@ class Database:
         with self._lock:
             for name in names:
                 self._handles.pop(name, None)
+                self._migrated = {k for k in self._migrated if k[0] != name}

@@ -9,7 +9,13 @@ from collections import defaultdict
 
 import pytest
 
-from core.query.doc_scope import MAX_DOCS_PER_NAME, DocumentCatalog, _named_in_titles, build_catalog
+from core.query.doc_scope import (
+    MAX_DOCS_PER_NAME,
+    DocumentCatalog,
+    _named_in_titles,
+    build_catalog,
+    build_catalogs,
+)
 from core.query.exact import extract_terms
 from core.query.text import normalise_numbers
 from core.query.title_index import TitleWords
@@ -82,3 +88,11 @@ def test_substring_of_a_title_token_counts_like_the_scan() -> None:
 def test_a_word_that_is_not_one_run_falls_back_to_the_scan() -> None:
     index = TitleWords.build({"a.pdf": "i\u0307stanbul plan", "b.pdf": "istanbul plan"})
     assert index.containing("i\u0307stanbul") == frozenset({"a.pdf"})
+
+
+def test_the_family_catalog_reuses_the_names_looked_up_by_the_document_catalog() -> None:
+    catalog, families = build_catalogs([("a.pdf", "Header line\nGolden Shield Plus booklet"), ("b.pdf", "x")],
+                                       (MAX_DOCS_PER_NAME, 2))
+    assert _named_in_titles("Does Golden Shield Plus cover it?", catalog) == ["a.pdf"]
+    assert families.cache["title_words"] is catalog.cache["title_words"]
+    assert _named_in_titles("Does Golden Shield Plus cover it?", families) == ["a.pdf"]

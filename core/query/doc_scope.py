@@ -20,7 +20,6 @@ they share none (a comparison of two policies) is the union returned.
 from __future__ import annotations
 
 import logging
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -109,10 +108,11 @@ def build_catalogs(titles: Iterable[tuple[str, str]], max_docs: Sequence[int]) -
                 if run in owners:
                     owners[run].add(path)
     paths, texts = tuple(sorted(p for p, _ in docs)), {p: t for p, t in docs}
-    out = []
+    out: list[DocumentCatalog] = []
+    shared: dict[str, Any] = {}  # the catalogs share their titles, so their title index too
     for limit in max_docs:
         names = {v: tuple(sorted(ps)) for v, ps in owners.items() if len(ps) <= limit}
-        out.append(DocumentCatalog(names, paths, texts, longest))
+        out.append(DocumentCatalog(names, paths, texts, longest, shared))
     log.info("document catalogs: %d documents, %s names of %d", len(docs),
              "/".join(str(len(c.names)) for c in out), len(owners))
     return out
@@ -180,18 +180,18 @@ def _named_in_titles(question: str, catalog: DocumentCatalog, max_docs: int = MA
     :class:`TitleWords` index instead of a scan of every title (linear in documents: 62 % of the
     retrieval path at 20,000 documents, docs/benchmarks.md); the same titles pass as with the scan.
     """
-    from core.query.exact import extract_terms
+    from core.query.exact import ExactTerm, extract_terms
 
     names = [t for t in extract_terms(question) if t.slot == "name" and len(t.text.split()) >= 2]
     if not names:
         return None
     index = title_words(catalog)
     hits: dict[str, int] = defaultdict(int)
-    for term in names:  # a name matches 2+ of its words (all of a 2-word name): test those first
-        words = [w.lower() for w in re.findall(r"[^\W_]+", term.text)]
-        for path in index.holding(words, min(2, len(words))):
-            if term.found_in(index.normalised[path], catalog.titles[path]):
-                hits[path] += 1
+    for term in names:
+        def found(path: str, term: ExactTerm = term) -> bool:
+            return term.found_in(index.normalised[path], catalog.titles[path])
+        for path in index.matching(term, found):
+            hits[path] += 1
     best = max(hits.values(), default=0)
     paths = sorted(p for p, n in hits.items() if n == best) if best else []
     if not paths or len(paths) > max_docs:

@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.query.exact import ExactTerm
 
 _RUN = re.compile(r"[^\W_]+")
 MAX_CACHED_WORDS = 20_000
@@ -47,6 +51,7 @@ class TitleWords:
     postings: dict[str, set[str]]
     _vocabulary: list[str] = field(default_factory=list)
     _found: dict[str, frozenset[str]] = field(default_factory=dict)
+    _named: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, titles: Mapping[str, str]) -> TitleWords:
@@ -72,6 +77,21 @@ class TitleWords:
             if len(self._found) >= MAX_CACHED_WORDS:
                 self._found.clear()
             self._found[word] = found
+        return found
+
+    def matching(self, term: ExactTerm, found_in: Callable[[str], bool]) -> tuple[str, ...]:
+        """The paths whose title holds 2+ words of the name ``term`` (all of a 2-word name; the words
+        are cut from ``term.text`` by ``[^\\W_]+``) and where ``found_in(path)`` (the name's regex on
+        the title) is true, sorted; remembered per name (its text and pattern), so a name asked again,
+        or by the other catalog of the same titles, costs a lookup."""
+        key = (term.text, term.pattern.pattern, term.case_sensitive)
+        found = self._named.get(key)
+        if found is None:
+            words = [w.lower() for w in _RUN.findall(term.text)]
+            found = tuple(p for p in self.holding(words, min(2, len(words))) if found_in(p))
+            if len(self._named) >= MAX_CACHED_WORDS:
+                self._named.clear()
+            self._named[key] = found
         return found
 
     def holding(self, words: Sequence[str], need: int) -> list[str]:
