@@ -324,7 +324,7 @@ class Store:
         ix = self.index
         q = (tbl.search(vector.astype(np.float32).tolist()).distance_type("cosine").limit(k)
              .nprobes(ix.ann_nprobes).ef(ix.ann_ef).refine_factor(ix.ann_refine_factor)
-             .select(result_columns(tbl.schema.names)))
+             .select([*result_columns(tbl.schema.names), "_distance"]))
         if where:
             q = q.where(where, prefilter=True)
         rows = top_live(lambda n: q.limit(n).to_list(), k)
@@ -345,7 +345,7 @@ class Store:
         ensure_indexes(tbl, self.keyword, None)  # the shared handle sees the index it created
         names = tbl.schema.names
         q = (tbl.search(query, query_type="fts", fts_columns=fts_column(names)).limit(k)
-             .select(result_columns(names)))
+             .select([*result_columns(names), "_score"]))
         if where:
             q = q.where(where, prefilter=True)
         try:
