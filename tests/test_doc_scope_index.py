@@ -18,7 +18,7 @@ from core.query.doc_scope import (
 )
 from core.query.exact import extract_terms
 from core.query.text import normalise_numbers
-from core.query.title_index import TitleWords
+from core.query.title_index import TitleWords, anchored_search, name_anchors
 
 WORDS_TEXT = """care shield golden plus health secure family medi claim super top up star group travel
 assure life guard smart total wellness benefit premier elite basic prime saver flexi
@@ -96,3 +96,22 @@ def test_the_family_catalog_reuses_the_names_looked_up_by_the_document_catalog()
     assert _named_in_titles("Does Golden Shield Plus cover it?", catalog) == ["a.pdf"]
     assert families.cache["title_words"] is catalog.cache["title_words"]
     assert _named_in_titles("Does Golden Shield Plus cover it?", families) == ["a.pdf"]
+
+
+def test_a_name_tried_only_where_its_words_occur_matches_as_the_whole_search() -> None:
+    rng = random.Random(7)
+    checked = matched = 0
+    for _ in range(300):
+        terms = [t for t in extract_terms(question(rng)) if t.slot == "name"]
+        text = title(rng)
+        for term in terms:  # half the texts hold a name, its words joined in another way
+            if rng.random() < 0.5:
+                text += " x" + rng.choice([" ", "-", "", " - ", "_", "'"]).join(term.text.split()) + " y"
+        text = normalise_numbers(text)
+        for term in terms:
+            anchors = name_anchors(term)
+            assert anchors is not None
+            whole = term.pattern.search(text) is not None
+            assert anchored_search(term.pattern, anchors, text) == whole
+            checked, matched = checked + 1, matched + whole
+    assert checked > 100 and matched > 30

@@ -35,6 +35,33 @@ MAX_CACHED_WORDS = 20_000
 """Words whose title sets are kept (the cache is emptied when it grows past this)."""
 
 
+def name_anchors(term: ExactTerm) -> frozenset[str] | None:
+    """The words every match of the name ``term``'s pattern starts with — the words of its
+    :func:`~core.query.text.normalise_numbers` text, each alternative of the pattern being a run of
+    them (:func:`core.query.exact._name_pattern`) — or ``None`` when the pattern is not that one (a
+    case-sensitive or other term: search it whole)."""
+    from core.query.exact import _name_pattern
+    from core.query.text import normalise_numbers
+
+    if term.kind != "name" or term.case_sensitive or term.pattern.pattern != _name_pattern(term.text).pattern:
+        return None
+    return frozenset(_RUN.findall(normalise_numbers(term.text))) or None
+
+
+def anchored_search(pattern: re.Pattern[str], anchors: frozenset[str], text: str) -> bool:
+    """``pattern.search(text) is not None`` when every match of ``pattern`` starts with one of
+    ``anchors``: the pattern is only tried (``match`` at a position; its look-behind still sees the
+    text before it) where an anchor occurs, found by ``str.find``, instead of at every position of a
+    title of thousands of characters."""
+    for anchor in anchors:
+        at = text.find(anchor)
+        while at >= 0:
+            if pattern.match(text, at) is not None:
+                return True
+            at = text.find(anchor, at + 1)
+    return False
+
+
 @dataclass
 class TitleWords:
     """Postings of the lowercased title tokens.
@@ -88,7 +115,10 @@ class TitleWords:
         found = self._named.get(key)
         if found is None:
             words = [w.lower() for w in _RUN.findall(term.text)]
-            found = tuple(p for p in self.holding(words, min(2, len(words))) if found_in(p))
+            anchors = name_anchors(term)
+            test = found_in if anchors is None else (
+                lambda p: anchored_search(term.pattern, anchors, self.normalised[p]))
+            found = tuple(p for p in self.holding(words, min(2, len(words))) if test(p))
             if len(self._named) >= MAX_CACHED_WORDS:
                 self._named.clear()
             self._named[key] = found
