@@ -10,14 +10,16 @@ copies for the rest), writes it into the index tables of the target in 50k-row c
 times the BM25 (FTS) and the ANN (IVF_HNSW_SQ, ``index.ann_partition_rows`` rows per partition) index
 builds; prints disk use. ``measure`` runs, each in a fresh process so figures do not leak between them:
 
-- ``serve`` (the serving process): the shipped retrieval path (``HybridRetriever`` as ``App.service``
-  builds it: real MiniLM question embedding, vector leg + BM25 leg, fusion, exact boost, offline
-  reranker) over ``--queries`` policy-like questions: p50/p95 of the whole path and of its stages
-  (embed; both legs + fusion; rerank), then each leg alone (``retrieval.candidates`` rows, shipped
-  ``index.ann_*``), the process's RSS (current and peak), one 50-chunk file replaced through
-  ``Store.replace_chunks`` and polled until both legs find the new text and the old chunks are gone
-  (commit → searchable; the embedding of the 50 chunks separately; the first replacement adds the
-  all-null ``retired`` column to the built table, in place), and ``Store.optimize`` time;
+- ``serve`` (the serving process, on local disk on a shallow clone of the tables, ``WORK/serve-clone``,
+  deleted afterwards: the built dataset is never written): the shipped ``ensure_indexes`` (timed), then
+  the shipped retrieval path (``HybridRetriever`` as ``App.service`` builds it: real MiniLM question
+  embedding, vector leg + BM25 leg run concurrently, fusion, exact boost, offline reranker) over
+  ``--queries`` policy-like questions: p50/p95 of the whole path and of its stages (embed; both legs +
+  fusion; rerank; ``scope_other``: document scoping and the rest) and CPU ms per question, then each
+  leg alone (``retrieval.candidates`` rows, shipped ``index.ann_*``), both legs one after the other vs
+  concurrently (ratio in one run), the process's RSS (current and peak), one 50-chunk file replaced
+  through ``Store.replace_chunks`` and polled until both legs find the new text and the old chunks are
+  gone (commit → searchable; the embedding of the 50 chunks separately), and ``Store.optimize`` time;
 - ``replace`` (only with ``--only replace``, local disk): the replacement alone, several runs of the
   shipped design against the one it replaced, on a shallow clone of the tables (bench/scale_replace.py);
 - ``recall``: recall@20 of the vector leg against exact search (numpy over all vectors) with the shipped

@@ -62,15 +62,15 @@ def replace(data_dir: str, corpus: Path, questions: list[str]) -> dict[str, obje
     return out
 
 
-def clone_tables(data_dir: Path) -> Path:
+def clone_tables(data_dir: Path, folder: str = "replace-clone") -> Path:
     """Shallow clones of the ``documents`` and ``chunks`` tables of ``data_dir`` (generation 0, as
-    ``build`` writes them) in a fresh ``replace-clone`` folder beside it; the clone's path."""
+    ``build`` writes them) in a fresh ``folder`` beside it; the clone's path."""
     import lancedb
     import pyarrow as pa
 
     from core.store_replace import RETIRED_FIELD
 
-    clone = data_dir.parent / "replace-clone"
+    clone = data_dir.parent / folder
     shutil.rmtree(clone, ignore_errors=True)
     conn = lancedb.connect(clone / "lancedb")
     for name in ("documents", "chunks"):

@@ -114,6 +114,11 @@ class EmbeddingSettings(_Section):
     dtype: Literal["float32", "bfloat16"] = "bfloat16"
     normalize: bool = True
     batch_size: int = Field(32, ge=1, le=1024)
+    query_threads: int = Field(1, ge=1, le=256)
+    """PyTorch threads that embed a question (``embed_query``; passages keep the process's threads).
+    A question is one short text: one thread embeds it in 12–20 ms of CPU on the 2-core host, two
+    threads took 3–10× the CPU and wall time under load (their barrier after every operation waits
+    for a busy core; bench/embed_threads.py, docs/benchmarks.md). Not in the config fingerprint."""
     device: str = "cpu"
     languages: tuple[str, ...] = ("en",)
     """ISO 639-1 codes of the languages the model covers (empty: any); a refusal of a question in

@@ -121,7 +121,8 @@ class Database:
             return self.create_table(name, schema=schema, exist_ok=True)
         if key in self._migrated:
             return tbl
-        missing = [f for f in schema if f.name not in tbl.schema.names]
+        have = set(tbl.schema.names)  # one read of the schema (each ``tbl.schema`` is a call into LanceDB)
+        missing = [f for f in schema if f.name not in have]
         if missing:
             with self._lock:
                 fill = {f.name: defaults[f.name] for f in missing if defaults and f.name in defaults}
@@ -150,4 +151,4 @@ class Database:
         with self._lock:
             for name in names:
                 self._handles.pop(name, None)
-            self._migrated = {k for k in self._migrated if k[0] not in self._handles}
+                self._migrated = {k for k in self._migrated if k[0] != name}

@@ -132,8 +132,18 @@ class SentenceTransformerEmbedder:
         return self._embed(texts, self._settings.passage_prompt)
 
     def embed_query(self, texts: Sequence[str]) -> np.ndarray:
-        """Questions, ``embedding.query_prompt`` in front; otherwise as :meth:`embed`."""
-        return self._embed(texts, self._settings.query_prompt)
+        """Questions, ``embedding.query_prompt`` in front, on ``embedding.query_threads`` PyTorch threads
+        (the thread count is restored afterwards); otherwise as :meth:`embed`."""
+        if not texts:
+            return self._embed(texts, self._settings.query_prompt)
+        import torch
+
+        before = torch.get_num_threads()
+        self._set_threads(self._settings.query_threads)
+        try:
+            return self._encode(list(texts), self._settings.query_prompt)
+        finally:
+            self._set_threads(before)
 
     def _embed(self, texts: Sequence[str], prompt: str) -> np.ndarray:
         if not texts:

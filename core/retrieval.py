@@ -31,10 +31,13 @@ from __future__ import annotations
 import fnmatch
 import logging
 import re
+import threading
 import time
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -59,6 +62,8 @@ from core.types import Chunk, ScoredChunk
 log = logging.getLogger(__name__)
 
 ALL = "**"
+LEG_THREADS = 2
+"""Threads that run a question's legs concurrently (one vector + one BM25 search per query variant)."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,24 @@ class HybridRetriever:
         self.rerank_settings = rerank or RerankSettings()
         self.references = ReferenceFollower(self._document_chunks, self._document_version) \
             if settings.follow_references else None
+        self._scoped: tuple[tuple[str, int, int], dict[tuple[str, ...], list[str]]] | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Stop the legs' worker threads (started on the first question); idempotent."""
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    def _submit(self, fn: Callable[[], list[tuple[Chunk, float]]]) -> Future[list[tuple[Chunk, float]]]:
+        """Run one leg's search on the retriever's pool of :data:`LEG_THREADS` threads (LanceDB searches
+        release the GIL, so the vector and BM25 legs of a question overlap instead of adding up)."""
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(LEG_THREADS, thread_name_prefix="retrieval-leg")
+            return self._pool.submit(fn)
 
     def retrieve(self, question: str, scope: Sequence[str] = (ALL,),
                  top_k: int | None = None) -> RetrievalResult:
@@ -299,9 +322,18 @@ class HybridRetriever:
         return (None if everything else path_filter(allowed)), []
 
     def _allowed(self, scope: Sequence[str]) -> list[str]:
-        """The indexed paths inside ``scope``, sorted."""
-        indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
-        return sorted(scope_paths(indexed, scope))
+        """The indexed paths inside ``scope``, sorted (a fresh list). Computed once per scope and
+        version of the documents table: matching every document against the scope's globs was the
+        largest per-question cost after scoping's title scan at 20,000 documents (docs/benchmarks.md)."""
+        version, key = self.store.documents_version(), tuple(scope)
+        memo = self._scoped
+        if memo is None or memo[0] != version:
+            memo = self._scoped = (version, {})
+        allowed = memo[1].get(key)
+        if allowed is None:
+            indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
+            allowed = memo[1][key] = sorted(scope_paths(indexed, scope))
+        return list(allowed)
 
     def _candidates(self, variants: Sequence[Variant], where: str | None,
                     named: Sequence[str], compare: bool = False) -> list[ScoredChunk]:
@@ -317,20 +349,25 @@ class HybridRetriever:
 
     def _fuse(self, variants: Sequence[Variant], where: str | None, path: str | None = None
               ) -> list[ScoredChunk]:
+        """Each variant's legs, run concurrently on the retriever's threads (:meth:`_submit`; the
+        dictionary-translated BM25 leg runs here), fused in the order the legs are listed."""
         n = self.settings.candidates
-        legs: dict[str, list[tuple[Chunk, float]]] = {}
+        pending: dict[str, Future[list[tuple[Chunk, float]]] | list[tuple[Chunk, float]]] = {}
         weights: dict[str, float] = {}
         for i, variant in enumerate(variants):
             tag = f"_{i}" if i else ""  # the first variant's legs keep their plain names
             if "vector" in self.settings.legs and variant.vector is not None:
-                legs["vector" + tag] = self.store.vector_search(variant.vector, n, where)
+                search = partial(self.store.vector_search, variant.vector, n, where)
+                pending["vector" + tag] = self._submit(search)
                 weights["vector" + tag] = self.settings.vector_weight * variant.weight
             if variant.cross is not None:
-                legs["keyword" + tag] = variant.cross.search(n, None if path is None else {path})
+                pending["keyword" + tag] = variant.cross.search(n, None if path is None else {path})
                 weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
             elif "keyword" in self.settings.legs:
-                legs["keyword" + tag] = self.store.keyword_search(variant.keywords, n, where)
+                search = partial(self.store.keyword_search, variant.keywords, n, where)
+                pending["keyword" + tag] = self._submit(search)
                 weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
+        legs = {name: leg.result() if isinstance(leg, Future) else leg for name, leg in pending.items()}
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)

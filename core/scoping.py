@@ -72,8 +72,11 @@ class DocumentScoper:
         Once retrieval is confined to the named document, its name only matches headers and title
         pages, so the keyword leg drops these words."""
         catalog = self.catalog()
+        matched = matched_names(question, catalog)
+        if not matched:
+            return set()
         permitted = set(allowed)
-        return {t for v in matched_names(question, catalog) if permitted & set(catalog.names[v]) for t in v}
+        return {t for v in matched if permitted & set(catalog.names[v]) for t in v}
 
     def named_paths(self, question: str) -> set[str] | None:
         """Every indexed document that a name in ``question`` covers, company and family names

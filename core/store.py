@@ -47,6 +47,7 @@ from core.store_schema import (
     in_filter,
     page_breaks,
     path_filter,
+    result_columns,
     row_chunk,
     sql_str,
 )
@@ -322,7 +323,8 @@ class Store:
             return []
         ix = self.index
         q = (tbl.search(vector.astype(np.float32).tolist()).distance_type("cosine").limit(k)
-             .nprobes(ix.ann_nprobes).ef(ix.ann_ef).refine_factor(ix.ann_refine_factor))
+             .nprobes(ix.ann_nprobes).ef(ix.ann_ef).refine_factor(ix.ann_refine_factor)
+             .select([*result_columns(tbl.schema.names), "_distance"]))
         if where:
             q = q.where(where, prefilter=True)
         rows = top_live(lambda n: q.limit(n).to_list(), k)
@@ -341,7 +343,9 @@ class Store:
         if tbl is None:
             return []
         ensure_indexes(tbl, self.keyword, None)  # the shared handle sees the index it created
-        q = tbl.search(query, query_type="fts", fts_columns=fts_column(tbl.schema.names)).limit(k)
+        names = tbl.schema.names
+        q = (tbl.search(query, query_type="fts", fts_columns=fts_column(names)).limit(k)
+             .select([*result_columns(names), "_score"]))
         if where:
             q = q.where(where, prefilter=True)
         try:

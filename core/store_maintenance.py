@@ -8,9 +8,11 @@ compaction with old-version cleanup.
   vectors) once the table reaches ``index.ann_min_rows`` rows; below that LanceDB's flat search is
   exact and fast enough. Measured in issue 3: flat 226 ms vs HNSW 4 ms at 100k chunks, recall@20
   0.975. ``optimize`` adds new rows to it. LanceDB docs: "Vector indexes" / "IVF_HNSW_SQ".
-- A BTREE scalar index on ``chunk_id`` at the same threshold: without it every ``chunk_id IN (...)``
-  lookup (the reranker's cosines of BM25-only candidates, the answer cache's citation check) and the
-  ``merge_insert`` of a file's chunks scans the whole id column (0.2 s per lookup at 1M chunks).
+- BTREE scalar indexes on ``chunk_id`` and ``path`` at the same threshold: without them every
+  ``chunk_id IN (...)`` lookup (the reranker's cosines of BM25-only candidates, the answer cache's
+  citation check) and the ``merge_insert`` of a file's chunks scans the whole id column (0.2 s per
+  lookup at 1M chunks), and every ``path = …`` read (reference following reads a kept passage's
+  document, a replacement reads the file's current rows) scans the path column (0.12 s).
 - Compaction: thousands of single-file commits leave thousands of small fragments (one search went
   from 4 ms to 180 ms after 2,000 commits); ``Table.optimize`` merges them and deletes versions older
   than ``cleanup_older_than`` (kept for readers still holding an old version).
@@ -46,6 +48,18 @@ ANN_PARTITION_ROWS = 4096
 partitions)."""
 
 
+SCALAR_INDEXED = ("chunk_id", "path")
+"""Columns given a BTREE index at the ANN threshold: ``chunk_id`` (id lookups, ``merge_insert``) and
+``path`` (a document's chunks: reference following, a replacement's current rows, scoped searches'
+prefilter): each lookup scanned the column at 1M chunks (``path = …``: 122 ms median at load 12;
+3.5 ms with the index, built in 0.6 s; docs/benchmarks.md)."""
+
+
+def btree_columns(tbl: Any) -> set[str]:
+    """Columns of ``tbl`` that have a BTREE index."""
+    return {c for ix in tbl.list_indices() if "BTree" in str(ix.index_type) for c in ix.columns}
+
+
 def index_types(tbl: Any) -> set[str]:
     """Index types present on ``tbl``, e.g. ``{"FTS", "IvfHnswSq"}``."""
     return {str(ix.index_type) for ix in tbl.list_indices()}
@@ -77,12 +91,15 @@ def ensure_indexes(tbl: Any, keyword: KeywordSettings, ann_min_rows: int | None,
                                                      num_partitions=max(1, rows // partition_rows)))
         created.append("ann")
         log.info("ann index (IVF_HNSW_SQ) built rows=%d in %.1f s", rows, time.perf_counter() - t0)
-    if ann_min_rows is not None and rows >= ann_min_rows and "BTree" not in have:
+    if ann_min_rows is not None and rows >= ann_min_rows:
         from lancedb.index import BTree
 
-        tbl.create_index("chunk_id", config=BTree(), replace=True)  # id lookups, merge_insert
-        created.append("chunk_id")
-        log.info("btree index on chunk_id built rows=%d", rows)
+        have_btree = btree_columns(tbl)
+        for column in SCALAR_INDEXED:
+            if column not in have_btree:
+                tbl.create_index(column, config=BTree(), replace=True)
+                created.append(column)
+                log.info("btree index on %s built rows=%d", column, rows)
     return created
 
 

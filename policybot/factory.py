@@ -212,9 +212,11 @@ class App:
         return thread
 
     def close(self) -> None:
-        """Stop the indexer's extraction worker process, if the indexer was built."""
+        """Stop the indexer's extraction worker process and the retriever's leg threads, if built."""
         if "indexer" in self.__dict__:
             self.indexer.close()
+        if "service" in self.__dict__:
+            self.service.retriever.close()
         if "answer_cache" in self.__dict__:
             self.answer_cache.flush()
 

@@ -94,3 +94,25 @@ def test_token_counts_match_the_model_tokenizer_after_an_embed(qa_index: QAIndex
         assert emb.count_tokens(text) == len(tok(text, add_special_tokens=False)["input_ids"])
     assert emb.count_tokens(long) > 256
     assert emb.additive_tokens
+
+
+def test_a_question_is_embedded_on_the_query_threads_and_the_count_is_restored(qa_index: QAIndex) -> None:
+    import torch
+
+    emb = SentenceTransformerEmbedder(qa_index.settings.embedding)
+    assert qa_index.settings.embedding.query_threads == 1
+    seen: list[int] = []
+    encode = emb._model.encode
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(torch.get_num_threads())
+        return encode(*args, **kwargs)
+
+    emb._model.encode = recording  # the real model still embeds; only the thread count is recorded
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        vector = emb.embed_query(["How many days of annual leave do employees get?"])
+        assert torch.get_num_threads() == 2 and seen == [1] and vector.shape == (1, emb.dimension)
+    finally:
+        torch.set_num_threads(before)

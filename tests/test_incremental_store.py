@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from core.store import DOCUMENTS_SCHEMA, Store, sql_str
-from core.store_maintenance import index_types, unindexed_rows
+from core.store_maintenance import btree_columns, index_types, unindexed_rows
 from core.types import Chunk
 from indexer.pipeline import Indexer
 from tests.incremental_helpers import Factory, build, write_policy
@@ -93,6 +93,16 @@ def test_ann_index_only_above_the_threshold(tmp_path: Path) -> None:
     low, store2, _ = build(tmp_path, root, index={"ann_min_rows": store.count_chunks() + 5})
     low.reconcile()
     assert "IvfHnswSq" in index_types(store2.db.open_table(store2.chunks_table_name))
+
+
+def test_scalar_indexes_on_chunk_id_and_path_above_the_threshold(tmp_path: Path) -> None:
+    root = tmp_path / "policies"
+    write_policy(root / "a.md", range(12))
+    indexer, store, _ = build(tmp_path, root, index={"ann_min_rows": 5})
+    indexer.reconcile()
+    tbl = store.db.open_table(store.chunks_table_name)
+    assert btree_columns(tbl) == {"chunk_id", "path"}
+    assert len(store.chunk_rows("path = 'a.md'", ["chunk_id"])) == store.count_chunks()
 
 
 def test_vector_search_uses_new_rows_after_the_ann_index(tmp_path: Path) -> None:

@@ -184,3 +184,46 @@ def test_document_naming_never_widens_the_scope(tmp_path: Path) -> None:
     retriever = HybridRetriever(store, emb, RETRIEVAL, scoper=DocumentScoper(store))
     result = retriever.retrieve("Grace period under Arogya Sanjeevani?", scope=["hr/**"])
     assert {s.chunk.path for s in result.chunks} == {"hr/leave.md"}
+
+
+class InlineLegs(HybridRetriever):
+    """The legs run one after the other on the calling thread (the path before the leg threads)."""
+
+    def _submit(self, fn):  # type: ignore[no-untyped-def]
+        from concurrent.futures import Future
+
+        done: Future[object] = Future()
+        done.set_result(fn())
+        return done
+
+
+def test_concurrent_legs_fuse_as_the_legs_run_one_after_the_other(two_docs: HybridRetriever) -> None:
+    inline = InlineLegs(two_docs.store, two_docs.embedder, RETRIEVAL)
+    for question in ("grace period for premium", "sick leave note", "coverage after 36 months", "parking"):
+        threaded = two_docs.retrieve(question).chunks
+        assert [(s.chunk.chunk_id, s.score, s.scores) for s in threaded] == \
+            [(s.chunk.chunk_id, s.score, s.scores) for s in inline.retrieve(question).chunks]
+
+
+def test_legs_run_on_the_retrievers_threads(two_docs: HybridRetriever) -> None:
+    import threading
+
+    seen: list[str] = []
+    search = two_docs.store.vector_search
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(threading.current_thread().name)
+        return search(*args, **kwargs)
+
+    two_docs.store.vector_search = recording  # type: ignore[method-assign]
+    assert two_docs.retrieve("grace period for premium").chunks
+    two_docs.close()
+    assert seen and all(name.startswith("retrieval-leg") for name in seen)
+    assert two_docs.retrieve("grace period for premium").chunks  # a closed retriever starts its threads again
+
+
+def test_allowed_paths_follow_a_new_document(two_docs: HybridRetriever) -> None:
+    assert two_docs.retrieve("grace period", scope=["legal/**"]).chunks == []
+    add_document(two_docs.store, two_docs.embedder, "legal/terms.md", ["A grace period of ten days applies."])
+    result = two_docs.retrieve("grace period", scope=["legal/**"])
+    assert [s.chunk.path for s in result.chunks] == ["legal/terms.md"]

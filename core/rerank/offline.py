@@ -44,6 +44,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -67,6 +68,9 @@ scaled by 0.6, and 0.4 for the first stage's score, chosen by a sweep of that sh
 0.667 / 0.667 / 0.583; the best hit@5 without giving up hit@1) and checked on the held-out sets
 (docs/eval.md, issue 11 recall round 2)."""
 MAX_SENTENCES = 40
+TERMS_CACHE = 8192
+"""Texts (passages, units, questions) whose content terms are kept: a question's pool is ~30 passages
+and their units, and the answerer reranks the same passages again."""
 CACHE_SIZE = 4096
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _EMPTY_FIRST_CELL = re.compile(r"\|\s*\|")
@@ -103,12 +107,20 @@ def sentences(text: str) -> list[str]:
     return kept or [text]
 
 
-def content_terms(text: str) -> set[str]:
-    """Stemmed content terms of ``text`` (:func:`core.text.content_terms`), as a set."""
-    return set(text_content_terms(text))
+@lru_cache(maxsize=TERMS_CACHE)
+def content_terms(text: str) -> frozenset[str]:
+    """Stemmed content terms of ``text`` (:func:`core.text.content_terms`), as a set; memoised per text
+    (the BM25, unit and keyword features each read every candidate's and unit's terms)."""
+    return frozenset(text_content_terms(text))
 
 
-def _idf(terms: set[str], bags: Sequence[set[str]]) -> dict[str, float]:
+@lru_cache(maxsize=TERMS_CACHE)
+def _term_list(text: str) -> tuple[str, ...]:
+    """:func:`core.text.content_terms` of ``text`` in order with duplicates (BM25's bag), memoised."""
+    return tuple(text_content_terms(text))
+
+
+def _idf(terms: frozenset[str], bags: Sequence[frozenset[str]]) -> dict[str, float]:
     """BM25 IDF ln(1 + (N − df + 0.5) / (df + 0.5)) of each term over ``bags`` (always > 0)."""
     n = len(bags)
     return {t: math.log(1.0 + (n - (df := sum(t in b for b in bags)) + 0.5) / (df + 0.5)) for t in terms}
@@ -140,7 +152,7 @@ def bm25_scores(question: str, passages: Sequence[str]) -> list[float]:
     """Okapi BM25 (:mod:`core.bm25`, rank_bm25) of the question's content terms over ``passages``,
     divided by the best passage's score (so in [0, 1]; all zero when nothing matches)."""
     q = sorted(content_terms(question))
-    return scaled(bm25_scores_raw(q, [text_content_terms(p) for p in passages]))
+    return scaled(bm25_scores_raw(q, [_term_list(p) for p in passages]))
 
 
 def exact_share(question: str, candidates: Sequence[ScoredChunk]) -> list[float]:
