@@ -16,17 +16,17 @@ from core.eval import EvalResult
 
 pytestmark = pytest.mark.slow
 
-HIT_AT_5_FLOOR = 0.86
-"""Goal 0.9; measured 0.867 with reference following and the reranker's first-stage share 0.4 (recall
-round 2, docs/eval.md; 0.833 before, 0.817 before dictionary CLIR and document titles)."""
-KEY_FACT_RECALL_FLOOR = 0.60
-"""Goal 0.8; measured 0.600 (recall round 2, recalibrated; 0.608 before it, 0.575 after answer side
-round 2, docs/eval.md)."""
+HIT_AT_5_FLOOR = 0.93
+"""Goal 0.9; measured 0.933 with the offline reranker's weights fitted by learning to rank (ranking
+round, docs/eval.md; 0.867 before, with reference following and the first-stage share 0.4)."""
+KEY_FACT_RECALL_FLOOR = 0.61
+"""Goal 0.8; measured 0.619 (ranking round, recalibrated; 0.600 in recall round 2, 0.575 after answer
+side round 2, docs/eval.md)."""
 REFUSAL_ACCURACY_FLOOR = 0.73
 """Goal 0.9; measured 0.733 (unsafe 6/6, not_found 5/9; 0.533 before issue 11)."""
-MAX_FALSE_REFUSALS = 4
-"""Goal 3 (5 % of 60 answerable items); measured 4 (answer side round 2: all four are values or plans
-in no retrieved passage), 5 after the retrieval merge, 17 before issue 11."""
+MAX_FALSE_REFUSALS = 3
+"""Goal 3 (5 % of 60 answerable items); measured 3 (ranking round: dev-31, dev-35, dev-48), 4 before
+(answer side round 2: all four are values or plans in no retrieved passage), 17 before issue 11."""
 
 
 @pytest.fixture(scope="module")

@@ -136,6 +136,19 @@ def test_offline_reranker_caches_passage_embeddings_when_cosine_is_missing() -> 
     assert emb.calls[2:] == [1]  # first rerank: question (query prompt), then passages; second: question only
 
 
+def test_offline_reranker_prefers_the_closest_paraphrase_over_chance_word_overlap() -> None:
+    overlap = cand("Submit the claim form with the claim number to the claims desk.", 0, 0.9)
+    paraphrase = cand("Report concerns anonymously through the ethics hotline.", 1, 0.6)
+    pool = [ScoredChunk(overlap.chunk, overlap.score, {**overlap.scores, "vector": 0.30}),
+            ScoredChunk(paraphrase.chunk, paraphrase.score, {**paraphrase.scores, "vector": 0.45})]
+    out = OfflineReranker(FakeEmbedder()).rerank("which number do I call to tip off a claim fraud?", pool, 2)
+    assert ids(out) == ["c1", "c0"] and out[1].scores["rerank_bm25"] > out[0].scores["rerank_bm25"]
+
+
+def test_offline_reranker_weights_are_non_negative_and_sum_to_one() -> None:
+    assert all(w >= 0 for w in WEIGHTS.values()) and sum(WEIGHTS.values()) == pytest.approx(1.0)
+
+
 def test_offline_reranker_prefers_chunk_with_exact_plan_term() -> None:
     pool = [cand("Room rent is capped at 2% of the sum insured for Plan B.", 0),
             cand("Room rent is capped at 1% of the sum insured for Plan A.", 1)]
