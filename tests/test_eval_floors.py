@@ -24,9 +24,10 @@ KEY_FACT_RECALL_FLOOR = 0.60
 round 2, docs/eval.md)."""
 REFUSAL_ACCURACY_FLOOR = 0.73
 """Goal 0.9; measured 0.733 (unsafe 6/6, not_found 5/9; 0.533 before issue 11)."""
-MAX_FALSE_REFUSALS = 4
-"""Goal 3 (5 % of 60 answerable items); measured 4 (answer side round 2: all four are values or plans
-in no retrieved passage), 5 after the retrieval merge, 17 before issue 11."""
+MAX_FALSE_REFUSALS = 3
+"""Goal 3 (5 % of 60 answerable items); measured 3 (refusals round 2, docs/eval.md: dev-34, dev-35,
+dev-48 — values or plans in no retrieved passage; the yes/no-after-framing fix answers the fourth),
+4 before it, 5 after the retrieval merge, 17 before issue 11."""
 
 
 @pytest.fixture(scope="module")
