@@ -234,8 +234,9 @@ class App:
     def extractive(self) -> ExtractiveAnswerer:
         """The extractive answerer: the provider without LLMs, the chain's last link, and the assessor
         of answerability for LLM answers."""
+        cross = self.cross_language
         return ExtractiveAnswerer(self.settings.answer, self.embedder, self.settings.retrieval.glossary,
-                                  self.unit_vectors)
+                                  self.unit_vectors, cross.translator if cross is not None else None)
 
     @cached_property
     def unit_vectors(self) -> UnitVectors:

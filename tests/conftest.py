@@ -93,7 +93,9 @@ def run_qa_eval(app: App, settings: Settings) -> EvalResult:
                                 reranker=OfflineReranker(app.embedder), rerank=settings.rerank,
                                 scoper=DocumentScoper(app.store), cross=app.cross_language,
                                 cross_vector=settings.lexicon.cross_language_vector)
-    answerer = ExtractiveAnswerer(settings.answer, app.embedder, settings.retrieval.glossary)
+    cross = app.cross_language
+    answerer = ExtractiveAnswerer(settings.answer, app.embedder, settings.retrieval.glossary,
+                                  translator=cross.translator if cross is not None else None)
     service = PolicyAnswerService(retriever, answerer)
     return run_eval(service, load_qa(QA_DEV), channels=load_context(QA_CONTEXT))
 

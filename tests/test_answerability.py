@@ -64,6 +64,23 @@ def test_the_calibration_fits_with_samples_grouped_by_document() -> None:
     assert set(fit.model.weights) == set(FEATURES)
 
 
+def test_the_calibration_tries_four_variants_and_a_monotone_fit_has_no_negative_evidence_weight() -> None:
+    rng = np.random.default_rng(1)
+    samples = []
+    for g in range(12):
+        base = {f: float(rng.uniform(0.4, 0.9)) for f in FEATURES}
+        samples.append(Sample(f"d{g}", "lookup", 1, {**base, "lead_share": 0.4, "type_ok": 1.0},
+                              group=f"doc{g}"))
+        low = {f: v * 0.5 for f, v in base.items()}  # weaker evidence, but the full lead share
+        samples.append(Sample(f"d{g}~", "lookup", 0, {**low, "lead_share": 1.0, "type_ok": 1.0},
+                              counterfactual=True, group=f"doc{g}"))
+    fit = fit_answerability(samples)
+    assert set(fit.variants) == {"monotone", "monotone + focus gate", "plain", "plain + focus gate"}
+    assert fit.variant == "monotone"  # separable either way: the tie goes to the constrained model
+    assert fit.model.weights["lead_share"] == 0.0
+    assert all(fit.model.weights[f] >= 0.0 for f in FEATURES if f != "needs_value")
+
+
 def test_an_answer_led_by_a_unit_from_another_document_than_the_named_one_is_gated() -> None:
     other = ScoredChunk(make_chunk("other.md", "Staff get 25 vacation days a year."), 0.8,
                         {"rerank": 0.8, "named_doc": 0.0})

@@ -136,9 +136,9 @@ def classify(question: str) -> AnswerType:
     found: list[AnswerType] = []
     for clause in clauses:
         focus = _focus(clause)
-        yes_no = _AUX_START.match(clause) is not None and not _WH_VALUE.search(clause)
+        yes_no = _AUX_START.match(_asking_part(clause)) is not None and not _WH_VALUE.search(clause)
         head = _match(focus, yes_no) if focus else None  # the asked-for phrase decides first
-        rule = head or _match(clause, yes_no)
+        rule = head or _match(clause, yes_no) or (("yes_no", "", frozenset()) if yes_no else None)
         if rule is not None:
             found.append(AnswerType(rule[0], rule[1], rule[2], focus))
     if defined_term(text) is not None and not any(t.needs_value for t in found):
@@ -147,6 +147,15 @@ def classify(question: str) -> AnswerType:
     if typed:
         return typed[0]
     return found[0] if found else AnswerType("description", "DESC", frozenset(), _focus(text))
+
+
+def _asking_part(clause: str) -> str:
+    """The part of ``clause`` that asks: after a leading framing phrase ending with a comma
+    ("Under the travel cover, if I hire a lawyer myself, **are those fees covered?**"), when the
+    rest starts with an auxiliary verb; else the whole clause. Li & Roth classify the question's
+    main clause, not its framing (a condition or a prepositional scope)."""
+    tail = clause.rsplit(",", 1)[-1]
+    return tail if "," in clause and _AUX_START.match(tail) else clause
 
 
 def _match(text: str, yes_no: bool) -> tuple[str, str, frozenset[str]] | None:

@@ -41,6 +41,7 @@ from typing import Protocol
 import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
+from core.answer.crosslingual import Translator, cross_signals
 from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
 from core.answer.table_cells import identifier_in_table, typed_row
@@ -123,15 +124,20 @@ class EvidenceFinder:
             :mod:`core.answer.unit_vectors`): looked up before anything is embedded; units they lack
             are embedded with the question. A failing lookup is logged and counts as all misses.
         glossary: abbreviation → expansion (``retrieval.glossary``): either form binds the focus.
+        translator: bilingual dictionaries (:mod:`core.clir`): an answering unit in another language
+            than the question gets ``focus`` and ``coverage`` in its language
+            (:mod:`core.answer.crosslingual`); ``None``: ``focus`` is not checked there (1.0).
     """
 
     def __init__(self, embedder: Embedder | None, max_units: int = 6,
                  stored: UnitVectorLookup | None = None,
-                 glossary: Mapping[str, str] | None = None) -> None:
+                 glossary: Mapping[str, str] | None = None,
+                 translator: Translator | None = None) -> None:
         self.embedder = embedder
         self.max_units = max_units
         self.stored = stored
         self.glossary = dict(glossary or {})
+        self.translator = translator
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def find(self, request: GenerationRequest) -> Evidence:
@@ -149,14 +155,19 @@ class EvidenceFinder:
     def binding(self, request: GenerationRequest, focus: Focus, chosen: Sequence[ScoredUnit],
                 ranked: Sequence[ScoredUnit]) -> dict[str, float]:
         """The ``focus`` and ``focus_sim`` signals: is the answering unit about what the question asks
-        for (:mod:`core.answer.focus`)? Both 0.0 without an answering unit, 1.0 when not checkable."""
+        for (:mod:`core.answer.focus`)? Both 0.0 without an answering unit, 1.0 when not checkable.
+        For a unit in another language, with a translator: ``focus`` (and ``focus_sim``, an
+        English-only embedding cannot compare) and ``coverage`` of the translated question
+        (:mod:`core.answer.crosslingual`)."""
         if not chosen:
             return {"focus": 0.0, "focus_sim": 0.0}
         lead = chosen[0].unit
         texts = [embedded_text(u) for u in _with_items(lead, ranked)]
-        if not focus.terms or not same_language(request.question, texts[0]):
-            return {"focus": 1.0, "focus_sim": 1.0}
         section = request.sources[lead.source - 1].chunk.section
+        if not same_language(request.question, texts[0]):
+            return self._across(request, focus, " ".join([*texts, section]), ranked)
+        if not focus.terms:
+            return {"focus": 1.0, "focus_sim": 1.0}
         bags = [frozenset(content_terms(embedded_text(s.unit))) for s in ranked]
         lexical = round(lexical_binding(focus, " ".join([*texts, section]), bags, self.glossary), 4)
         if self.embedder is None:
@@ -167,6 +178,15 @@ class EvidenceFinder:
         unit_vecs = [*known.values(), *vecs[1:]]
         best = max(float(vecs[0] @ v) for v in unit_vecs)
         return {"focus": lexical, "focus_sim": round(max(0.0, best), 4)}
+
+    def _across(self, request: GenerationRequest, focus: Focus, text: str,
+                ranked: Sequence[ScoredUnit]) -> dict[str, float]:
+        """Binding of a unit in another language than the question (see :meth:`binding`)."""
+        found = {} if self.translator is None else cross_signals(
+            self.translator, request.question, focus.span if focus.terms else "", text,
+            [embedded_text(s.unit) for s in ranked])
+        bound = found.pop("focus", 1.0)
+        return {"focus": bound, "focus_sim": bound, **found}
 
     def score(self, request: GenerationRequest, units: Sequence[Unit],
               atype: AnswerType) -> list[ScoredUnit]:

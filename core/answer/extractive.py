@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.answer.answerability import answerability, gate
+from core.answer.crosslingual import Translator
 from core.answer.evidence import (
     Evidence,
     EvidenceFinder,
@@ -71,16 +72,20 @@ class ExtractiveAnswerer:
             abbreviation in the quoted text is expanded ("Up to SI" → "Up to SI (sum insured)").
         unit_vectors: unit vectors computed ahead (:class:`core.answer.unit_vectors.UnitVectors`),
             looked up before embedding; ``None``: every unit is embedded when asked.
+        translator: bilingual dictionaries for the answerability signals of an answer in another
+            language than the question (:mod:`core.answer.crosslingual`); ``None``: not translated.
     """
 
     name = "extractive"
 
     def __init__(self, settings: AnswerSettings, embedder: Embedder | None = None,
                  glossary: Mapping[str, str] | None = None,
-                 unit_vectors: UnitVectorLookup | None = None) -> None:
+                 unit_vectors: UnitVectorLookup | None = None,
+                 translator: Translator | None = None) -> None:
         self.settings = settings
         self.glossary = dict(glossary or {})
-        self.finder = EvidenceFinder(embedder, settings.max_sentences, unit_vectors, self.glossary)
+        self.finder = EvidenceFinder(embedder, settings.max_sentences, unit_vectors, self.glossary,
+                                     translator)
 
     def generate(self, request: GenerationRequest) -> Generation:
         """Quote the chosen units of ``request.sources``, or refuse (see module doc). Never raises."""

@@ -23,7 +23,12 @@ Method (Platt 1999; Niculescu-Mizil & Caruana, ICML 2005; scikit-learn's ``Logis
    document — its items, their follow-ups and counterfactuals — is in the same fold, so the
    out-of-fold probabilities say how the model does on documents it was not fitted on, not on
    rewordings of questions it has seen); the out-of-fold probabilities (0 for gated samples) give the
-   refusal precision/recall curve (refusal = the positive class, score = 1 − answerability).
+   refusal precision/recall curve (refusal = the positive class, score = 1 − answerability). Two
+   models are cross-validated: one whose evidence weights are constrained to be ≥ 0
+   (:mod:`core.eval.monotone`: more relevance, support, coverage or binding never argues against an
+   answer) and the unconstrained one; with step 4 that makes four variants, and the one whose
+   out-of-fold curve refuses the most unanswerable samples within the budget of step 5 is kept
+   (ties: monotone first, then without the focus gate).
 4. **Focus gate or not** (:mod:`core.eval.focus_gate`). The gate "``focus`` and ``focus_sim`` both
    low" is fitted per fold on the other folds (the same grouped folds) and its out-of-fold refusals
    are added to the fixed gates'; it is kept only when, within the same false-refusal budget, that
@@ -84,7 +89,8 @@ class Fit:
     ``focus_gate`` is the fitted focus-gate rectangle (:mod:`core.eval.focus_gate`) when the curve
     chose it, else ``None``; ``gated_oof`` marks the samples refused before the model out of fold
     (fixed gates, and the focus gate when chosen); ``alternative`` is the recall and false-refusal
-    rate of the variant not chosen (with / without the focus gate), for the report."""
+    rate of the chosen model with / without the focus gate (the other way), ``variant`` the chosen
+    variant's name ("monotone", "plain + focus gate" …), for the report."""
 
     model: Logistic
     threshold: float
@@ -94,6 +100,10 @@ class Fit:
     focus_gate: tuple[float, float] | None = None
     gated_oof: np.ndarray | None = None
     alternative: dict[str, float] = field(default_factory=dict)
+    variant: str = "plain"
+    variants: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Every variant tried (model, focus gate) → its out-of-fold curve row within the budget
+    (``{}``: no row within it)."""
 
 
 def reranker_samples(retriever: HybridRetriever, items: Sequence[QAItem],
@@ -150,13 +160,16 @@ def group_of(item: QAItem) -> str:
 
 
 def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05) -> Fit:
-    """Cross-validated logistic regression on the signals, the focus gate or not, and the threshold
-    (see the module doc).
+    """Cross-validated logistic regression on the signals — with or without monotone constraints
+    (:mod:`core.eval.monotone`), with or without the focus gate —, the threshold (module doc).
+
+    Each of the four variants gets its out-of-fold refusal curve on the same grouped folds; the one
+    refusing the most unanswerable samples within the false-refusal budget is kept (ties: the
+    monotone model, then no focus gate: fewer free directions first).
 
     Raises:
         ValueError: fewer than :data:`FOLDS` samples of either label.
     """
-    from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold, cross_val_predict
 
     open_ = np.asarray([fixed_gate(s.signals) for s in samples])
@@ -166,28 +179,42 @@ def fit_answerability(samples: Sequence[Sample], max_false_refusal: float = 0.05
     if min(int(yo.sum()), int(len(yo) - yo.sum())) < FOLDS:
         raise ValueError(f"need at least {FOLDS} answerable and {FOLDS} unanswerable samples that the type "
                          f"gate lets through, got {int(yo.sum())} and {int(len(yo) - yo.sum())}")
-    lr = LogisticRegression(C=1.0, max_iter=1000)
     groups = np.asarray([s.group or s.item_id for s in samples])[open_]
     folds = list(StratifiedGroupKFold(FOLDS, shuffle=True, random_state=SEED).split(xo, yo, groups))
-    oof = np.zeros(len(samples))
-    oof[open_] = cross_val_predict(lr, xo, yo, cv=folds, method="predict_proba")[:, 1]
     xb = np.asarray([[s.signals.get(f, 1.0) for f in fg.BINDING] for s in samples], dtype=float)
     gate_oof = np.zeros(len(samples), dtype=bool)
     gate_oof[open_] = fg.out_of_fold(xb[open_], yo, iter(folds))
-    plain, gated = refusal_curve(oof, y, ~open_), refusal_curve(oof, y, ~open_ | gate_oof)
-    budget = max(max_false_refusal, plain[0]["false_refusal"])
-    rows = {"plain": _row(plain, budget), "gated": _row(gated, budget)}
-    use_gate = rows["gated"] is not None and (rows["plain"] is None
-                                              or rows["gated"]["recall"] > rows["plain"]["recall"])
-    curve, chosen = (gated, "gated") if use_gate else (plain, "plain")
-    other = rows["plain" if use_gate else "gated"] or {}
-    lr.fit(xo, yo)
-    weights = {f: float(w) for f, w in zip(FEATURES, lr.coef_[0], strict=True)}
-    model = Logistic(weights, float(lr.intercept_[0]))
+    budget = max(max_false_refusal, refusal_curve(np.ones(len(samples)), y, ~open_)[0]["false_refusal"])
+    tried = []
+    for name, estimator in _estimators():
+        oof = np.zeros(len(samples))
+        oof[open_] = cross_val_predict(estimator, xo, yo, cv=folds, method="predict_proba")[:, 1]
+        for gated in (False, True):
+            curve = refusal_curve(oof, y, ~open_ | (gate_oof if gated else False))
+            tried.append((f"{name}{' + focus gate' if gated else ''}", estimator, gated, oof, curve,
+                          _row(curve, budget)))
+    best = max(tried, key=lambda t: -1.0 if t[5] is None else t[5]["recall"])  # first of equals wins
+    label, estimator, use_gate, oof, curve, _ = best
+    other = next((t[5] for t in tried if t[1] is estimator and t[2] != use_gate), None) or {}
+    estimator.fit(xo, yo)
+    model = Logistic({f: float(w) for f, w in zip(FEATURES, estimator.coef_[0], strict=True)},
+                     float(estimator.intercept_[0]))
     rect = fg.fit_rectangle(xb[open_], yo) if use_gate else None
-    log.info("answerability: %s variant chosen (other: %s)", chosen, other)
+    log.info("answerability: %s chosen", label)
     return Fit(model, choose_threshold(curve, budget), list(samples), oof, curve, rect,
-               ~open_ | (gate_oof if use_gate else False), dict(other))
+               ~open_ | (gate_oof if use_gate else False), dict(other), label,
+               {t[0]: dict(t[5] or {}) for t in tried})
+
+
+def _estimators() -> list[tuple[str, Any]]:
+    """The model variants, preferred first: sign-constrained (:mod:`core.eval.monotone`), then plain
+    L2 logistic regression (C = 1 both)."""
+    from sklearn.linear_model import LogisticRegression
+
+    from core.eval.monotone import EVIDENCE, MonotoneLogistic
+
+    return [("monotone", MonotoneLogistic(1.0, [f in EVIDENCE for f in FEATURES])),
+            ("plain", LogisticRegression(C=1.0, max_iter=1000))]
 
 
 def _row(curve: Sequence[Mapping[str, float]], budget: float) -> dict[str, float] | None:

@@ -37,12 +37,14 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
         "naming an identifier no source has, or naming a document the answering unit does not come from) "
         f"refuse {sum(not fixed_gate(s.signals) for s in fit.samples)} of "
         "them before the model. "
-        "Logistic regression (C = 1) on the others, 5-fold cross-validation grouped by gold document "
+        f"Logistic regression (C = 1; variant chosen: **{fit.variant}**) on the others, 5-fold "
+        "cross-validation grouped by gold document "
         f"({len({s.group or s.item_id for s in fit.samples})} groups; `StratifiedGroupKFold`: no document "
         "is in both the fitting and the scored fold).",
         "", "| signal | weight |", "|---|---|",
         *[f"| `{f}` | {fit.model.weights[f]:+.3f} |" for f in FEATURES],
         f"| (bias) | {fit.model.bias:+.3f} |", "",
+        *_variants(fit),
         *_focus_gate(fit),
         "## Threshold", "",
         f"Chosen: **{fit.threshold}** (`answer.min_answerability`) — the largest threshold whose out-of-fold "
@@ -62,6 +64,17 @@ def render(fit: Fit, platt: Logistic, rerank_samples: Sequence[tuple[float, int]
           for s, p in sorted(zip(fit.samples, fit.oof, strict=True), key=lambda sp: sp[1])],
     ]
     return "\n".join(lines) + "\n"
+
+
+def _variants(fit: Fit) -> list[str]:
+    """The variants tried (model × focus gate) with their out-of-fold result within the budget."""
+    if not fit.variants:
+        return []
+    rows = [f"| {name} | {r['recall']:.2f} | {r['false_refusal']:.2f} |" if r else f"| {name} | – | – |"
+            for name, r in fit.variants.items()]
+    return ["Variants (out of fold, at the largest threshold within the false-refusal budget; "
+            "`monotone`: evidence weights ≥ 0, `core/eval/monotone.py`):", "",
+            "| variant | refusal recall | false-refusal rate |", "|---|---|---|", *rows, ""]
 
 
 def _focus_gate(fit: Fit) -> list[str]:
