@@ -10,11 +10,13 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
    signals (0 when the question needs a value and the answering unit holds none); below
    ``answer.min_answerability`` the answer is a refusal that names what the policies do not state
    and quotes the closest passages, with citations (:mod:`core.answer.refusal`);
-3. otherwise the chosen units are quoted with their source numbers: a list item or table row after its
-   lead-in or column headers, a lead-in ending with ":" with its items; the first use of a glossary
-   abbreviation is expanded. For a comparison (``request.documents``: sources spread over documents)
-   the best unit of each document is quoted instead, each after its document's name
-   (:mod:`core.answer.per_document`).
+3. otherwise the chosen units are quoted with their source numbers (:mod:`core.answer.compose`): a
+   list item or table row after its lead-in or column headers (shown once), a lead-in ending with ":"
+   with its items (continued from the next chunk when the list runs on there), a procedure's step with
+   the other steps, a unit pointing at a table with the table's rows (:mod:`core.answer.attached`);
+   the first use of a glossary abbreviation is expanded. For a comparison (``request.documents``:
+   sources spread over documents) the best unit of each document (for a value question: its best unit
+   holding a value) is quoted first, each after its document's name (:mod:`core.answer.per_document`).
 
 Declining unsafe requests happens before retrieval, in :class:`core.answering.PolicyAnswerService`
 (:mod:`core.answer.safety`).
