@@ -19,9 +19,10 @@ AYURVEDA_TABLE = ("| Sum Insured (Rs.) | Limit per Policy Period (Rs.) |\n| --- 
 
 
 def _ask(question: str, *sources: tuple[str, str, int]) -> Generation:
-    """Ask over sources given as (text, path, ordinal): equal paths with consecutive ordinals are a
-    document's consecutive chunks."""
-    chunks = [scored(text, path=path, ordinal=ordinal) for text, path, ordinal in sources]
+    """Ask over sources given as (text, path, ordinal), in rank order (reranker scores 1.0, 0.9, …):
+    equal paths with consecutive ordinals are a document's consecutive chunks."""
+    chunks = [scored(text, 1.0 - 0.1 * i, path=path, ordinal=ordinal)
+              for i, (text, path, ordinal) in enumerate(sources)]
     return ExtractiveAnswerer(ANSWER, FakeEmbedder()).generate(GenerationRequest(question, chunks))
 
 
@@ -77,8 +78,11 @@ def test_a_list_cut_by_the_chunk_boundary_continues_in_the_next_chunk() -> None:
     first = ("The office canteen serves lunch at noon.\n"
              "The company shall not make any payment for maternity expenses incurred in connection with or "
              "in respect of:\n"
-             "1. Persons below eighteen years.\n2. Delivery within a waiting period of 24 months.")
-    second = "3. Claims beyond two births over the life of the cover.\n4. Surrogate mothers."
+             "1. Maternity expenses of persons below eighteen years are not covered under the conditions.\n"
+             "2. Delivery within a waiting period of 24 months.")
+    second = ("The company shall not make any payment for maternity expenses incurred in connection with or "
+              "in respect of:\n3. Claims beyond two births over the life of the cover.\n"
+              "4. Surrogate mothers.")
     gen = _ask("Does the policy cover maternity expenses, and what are the conditions?",
                (first, "p.pdf", 7), (second, "p.pdf", 8))
     assert "3. Claims beyond two births over the life of the cover." in gen.text

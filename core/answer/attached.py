@@ -16,8 +16,10 @@ extractive answerer's version of keeping a lead-in with what it introduces:
   (:func:`core.answer.evidence.typed_by_table`);
 * **a list cut by a chunk boundary** (:func:`continued_items`): a lead-in ending with ":" whose list
   runs to the end of its chunk continues in the document's next chunk (``ordinal + 1``) when that chunk
-  is among the sources: its first items (the lead-in's own, or items with the same marker style)
-  are quoted after the ones of the first chunk;
+  is among the sources: its first items whose lead-in is the same (chunk overlap repeats the lead-in)
+  are quoted after the ones of the first chunk. (Items numbered on without the lead-in in the next
+  chunk are not taken: such a chunk's page can be wrong when a table runs over a page break, and
+  its quote would be cited with the wrong page);
 * **a procedure's steps** (:func:`sibling_items`): for a question asking what to do
   (:mod:`core.answer.answer_type` ``procedure``) answered by a list item, the items of its list, in
   order — the steps, not one of them.
@@ -142,7 +144,6 @@ def continued_items(request: GenerationRequest, splits: Splits, intro: Unit, own
     last = own[-1].position if own else intro.position
     if last != len(units) - 1 or len(own) >= limit:
         return []
-    style = marker_kind(own[0].text) if own else ""
     shown = {u.text for u in own}
     out: list[Unit] = []
     for u in following(request, splits, units[last]):
@@ -152,8 +153,7 @@ def continued_items(request: GenerationRequest, splits: Splits, intro: Unit, own
             if out:
                 break
             continue
-        if u.kind == "item" and (u.lead == intro.text or (style and marker_kind(u.text) == style)
-                                 or (out and not marker_kind(u.text) and u.lead == out[-1].lead)):
+        if u.kind == "item" and u.lead == intro.text:
             out.append(u)
             if len(own) + len(out) >= limit:
                 break
