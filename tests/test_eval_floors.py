@@ -19,8 +19,10 @@ pytestmark = pytest.mark.slow
 HIT_AT_5_FLOOR = 0.93
 """Goal 0.9; measured 0.933 with the offline reranker's weights fitted by learning to rank (ranking
 round, docs/eval.md; 0.867 before, with reference following and the first-stage share 0.4)."""
-KEY_FACT_RECALL_FLOOR = 0.61
-"""Goal 0.8; measured 0.619 (ranking round, recalibrated; 0.600 in recall round 2, 0.575 after answer
+KEY_FACT_RECALL_FLOOR = 0.68
+"""Goal 0.8; measured 0.686 (answer composition round on top of the ranking round: a unit brings the
+table it points at, its list continued in the next chunk, a procedure's steps); 0.619 (ranking
+round, recalibrated; 0.600 in recall round 2, 0.575 after answer
 side round 2, docs/eval.md)."""
 REFUSAL_ACCURACY_FLOOR = 0.73
 """Goal 0.9; measured 0.733 (unsafe 6/6, not_found 5/9; 0.533 before issue 11)."""

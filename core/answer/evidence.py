@@ -35,12 +35,13 @@ import math
 import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
+from core.answer.attached import POINTER, attached_rows
 from core.answer.crosslingual import Translator, cross_signals
 from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
@@ -145,6 +146,8 @@ class EvidenceFinder:
         atype = classify(request.question)
         units = quotable_units(request)
         ranked = self.score(request, units, atype)
+        if atype.needs_value:
+            ranked = typed_by_table(request, ranked, atype)
         chosen = choose(ranked, atype, self.max_units)
         missing = missing_ids(request)
         focus = question_focus(request.question, [_title(sc.chunk.context, sc.chunk.path)
@@ -257,6 +260,23 @@ def quotable_units(request: GenerationRequest) -> list[Unit]:
     an item or row with a lead) and page furniture are left out."""
     return [u for i, sc in enumerate(request.sources, start=1)
             for u in quotable(split_units(sc.chunk.text, i))]
+
+
+def typed_by_table(request: GenerationRequest, ranked: Sequence[ScoredUnit],
+                   atype: AnswerType) -> list[ScoredUnit]:
+    """``ranked`` with a unit that points at a table ("as mentioned in the table below") counted as
+    holding a value of the asked type when the rows it brings along hold one
+    (:func:`core.answer.attached.attached_rows`, each row read with its column headers): the answer
+    quotes them after it."""
+    splits = {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
+    out = []
+    for s in ranked:
+        if not s.typed and s.unit.kind != "row" and POINTER.search(s.unit.text):
+            rows = attached_rows(request, splits, s.unit, True)
+            if any(satisfies(typed_row(r.lead, r.text), atype) for r in rows):
+                s = replace(s, typed=True)
+        out.append(s)
+    return out
 
 
 def choose(ranked: Sequence[ScoredUnit], atype: AnswerType, max_units: int) -> list[ScoredUnit]:

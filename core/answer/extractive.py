@@ -10,11 +10,13 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
    signals (0 when the question needs a value and the answering unit holds none); below
    ``answer.min_answerability`` the answer is a refusal that names what the policies do not state
    and quotes the closest passages, with citations (:mod:`core.answer.refusal`);
-3. otherwise the chosen units are quoted with their source numbers: a list item or table row after its
-   lead-in or column headers, a lead-in ending with ":" with its items; the first use of a glossary
-   abbreviation is expanded. For a comparison (``request.documents``: sources spread over documents)
-   the best unit of each document is quoted instead, each after its document's name
-   (:mod:`core.answer.per_document`).
+3. otherwise the chosen units are quoted with their source numbers (:mod:`core.answer.compose`): a
+   list item or table row after its lead-in or column headers (shown once), a lead-in ending with ":"
+   with its items (continued from the next chunk when the list runs on there), a procedure's step with
+   the other steps, a unit pointing at a table with the table's rows (:mod:`core.answer.attached`);
+   the first use of a glossary abbreviation is expanded. For a comparison (``request.documents``:
+   sources spread over documents) the best unit of each document (for a value question: its best unit
+   holding a value) is quoted first, each after its document's name (:mod:`core.answer.per_document`).
 
 Declining unsafe requests happens before retrieval, in :class:`core.answering.PolicyAnswerService`
 (:mod:`core.answer.safety`).
@@ -27,18 +29,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.answer.answerability import answerability, gate
+from core.answer.compose import quotes_for
 from core.answer.crosslingual import Translator
 from core.answer.evidence import (
     Evidence,
     EvidenceFinder,
-    ScoredUnit,
     UnitVectorLookup,
     lead_page,
     unit_page,
 )
 from core.answer.per_document import by_document, document_labels, per_document
 from core.answer.refusal import NOT_FOUND_TEXT, nearest_units, refusal
-from core.answer.sentences import Unit, list_items, split_units
+from core.answer.sentences import split_units
 from core.config import AnswerSettings
 from core.embedder import Embedder
 from core.llm.base import Generation, GenerationRequest
@@ -47,9 +49,6 @@ from core.retrieval import expand_glossary
 __all__ = ["NOT_FOUND_TEXT", "Assessment", "ExtractiveAnswerer"]
 
 log = logging.getLogger(__name__)
-
-LIST_LIMIT = 8
-"""Items quoted after a chosen lead-in that ends with ":"."""
 
 
 @dataclass(frozen=True)
@@ -126,44 +125,48 @@ class ExtractiveAnswerer:
                ) -> tuple[str, list[int], dict[int, tuple[int | None, int | None]]]:
         """The quoted text of the chosen units, the source numbers it cites (in order of use) and the
         pages each cited source is quoted from, ``(first, last)``: the span of every piece its quotes
-        show (:func:`_quoted_pages`: a unit, its lead-in or column headers, the list items a lead-in
-        ending with ":" brings along), so a quote that runs over a page break in either direction is
-        cited with both pages. A source is cited with one page of chosen units: a later unit of the
-        same source that starts on another page is left out rather than cited with the wrong page."""
-        units = {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
-        compare = per_document(list(evidence.ranked), request.sources, request.documents)
+        show (a unit, its lead-in or column headers, the list items or table rows it brings along),
+        so a quote that runs over a page break in either direction is cited with both pages. Each
+        chosen unit becomes its quotes (:mod:`core.answer.compose`: with its list, steps or table); a
+        unit already quoted is not quoted again, nor a lead-in already shown. A source is cited with
+        one page of quotes: a later quote of the same source that starts on another page is left out
+        rather than cited with the wrong page."""
+        splits = {i: split_units(sc.chunk.text, i) for i, sc in enumerate(request.sources, start=1)}
+        typed = (lambda s: s.typed) if evidence.answer_type.needs_value else None
+        compare = per_document(list(evidence.ranked), request.sources, request.documents, typed)
         chosen = list(evidence.chosen)
         if len(compare) > 1:  # a comparison: every document's best unit, then the usual picks
             chosen = by_document(compare, chosen, request.sources, request.documents)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
-        anchors: dict[int, int | None] = {}
-        spans: dict[int, tuple[int | None, int | None]] = {}
-        shown = []
-        for c in chosen:
-            n, page = c.unit.source, unit_page(request, c.unit)
-            if (n, c.unit.lead) in intros or anchors.setdefault(n, page) != page:
-                continue
-            shown.append(c)
-            spans[n] = _widen(spans.get(n, (page, page)), _quoted_pages(request, c.unit, units[n]))
+        relevance = {(s.unit.source, s.unit.position): s.relevance for s in evidence.ranked}
         labels = document_labels([sc.chunk for sc in request.sources])
         label = {i: f"{labels[sc.chunk.path]}: " if len(compare) > 1 else ""
                  for i, sc in enumerate(request.sources, start=1)}
-        text = " ".join(label[c.unit.source] + _render(c, units[c.unit.source]) for c in shown)
-        cited = list(dict.fromkeys(c.unit.source for c in shown))
-        return expand_glossary(text, self.glossary), cited, {n: spans[n] for n in cited}
-
-
-def _items(unit: Unit, source_units: Sequence[Unit]) -> list[Unit]:
-    """The list items a lead-in ending with ":" brings along when quoted (none for other units)."""
-    return list_items(list(source_units), unit, LIST_LIMIT) if unit.text.endswith(":") else []
-
-
-def _quoted_pages(request: GenerationRequest, unit: Unit, source_units: Sequence[Unit]) -> list[int]:
-    """The pages the pieces quoted with ``unit`` start on, besides its own: its lead-in's or column
-    headers' (:func:`~core.answer.evidence.lead_page`) and each list item's it brings along
-    (:func:`_items`); pages not known (no ``page_breaks``, not a PDF) are left out."""
-    pages = [lead_page(request, unit), *(unit_page(request, i) for i in _items(unit, source_units))]
-    return [p for p in pages if p is not None]
+        anchors: dict[int, int | None] = {}
+        spans: dict[int, tuple[int | None, int | None]] = {}
+        quoted: set[str] = set()
+        pieces: list[str] = []
+        cited: list[int] = []
+        for c in chosen:
+            if (c.unit.source, c.unit.lead) in intros or c.unit.text in quoted:
+                continue
+            for i, quote in enumerate(quotes_for(c.unit, request, splits, evidence.answer_type.kind,
+                                                 evidence.answer_type.needs_value, relevance)):
+                n, fresh = quote.source, tuple(u for u in quote.units if u.text not in quoted)
+                page = unit_page(request, fresh[0]) if fresh else None
+                if not fresh or anchors.setdefault(n, page) != page:
+                    if i == 0:
+                        break  # the unit itself cannot be quoted: nor what it brings along
+                    continue
+                show_lead = bool(quote.lead) and quote.lead not in quoted
+                shown = [lead_page(request, fresh[0]) if show_lead else None,
+                         *(unit_page(request, u) for u in fresh)]
+                spans[n] = _widen(spans.get(n, (page, page)), [p for p in shown if p is not None])
+                quoted.update([*(u.text for u in fresh), quote.lead])
+                pieces.append(label[n] + quote.text(fresh, show_lead))
+                cited.append(n)
+        cited = list(dict.fromkeys(cited))
+        return expand_glossary(" ".join(pieces), self.glossary), cited, {n: spans[n] for n in cited}
 
 
 def _widen(span: tuple[int | None, int | None], pages: Sequence[int]) -> tuple[int | None, int | None]:
@@ -172,12 +175,3 @@ def _widen(span: tuple[int | None, int | None], pages: Sequence[int]) -> tuple[i
     if first is None or last is None:
         return span
     return min([first, *pages]), max([last, *pages])
-
-
-def _render(scored: ScoredUnit, source_units: Sequence[Unit]) -> str:
-    """The quoted unit with its source number; a list item shows its lead-in first, a table row its
-    column headers, and a lead-in ending with ":" brings its list items along."""
-    unit = scored.unit
-    lead = f"{unit.lead} … " if unit.lead and unit.kind in ("item", "row") else ""
-    body = " ".join([unit.text, *(i.text for i in _items(unit, source_units))])
-    return f"{lead}{body} [{unit.source}]"

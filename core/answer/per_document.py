@@ -7,7 +7,7 @@ Used by the extractive answerer when retrieval spread its sources over documents
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 from typing import Protocol, TypeVar
 
@@ -27,12 +27,21 @@ class _Ranked(Protocol):
 T = TypeVar("T", bound=_Ranked)
 
 
-def per_document(ranked: Sequence[T], sources: Sequence[ScoredChunk], documents: Sequence[str]) -> list[T]:
+def per_document(ranked: Sequence[T], sources: Sequence[ScoredChunk], documents: Sequence[str],
+                 prefer: Callable[[T], bool] | None = None) -> list[T]:
     """The best of ``ranked`` (scored units, best first; ``unit.source`` is 1-based into ``sources``)
-    for each of ``documents``, in the order of ``documents``; documents without a unit are skipped."""
+    for each of ``documents``, in the order of ``documents``; documents without a unit are skipped.
+    With ``prefer`` (for a question that needs a value: the unit holds one), a document's best unit
+    ``prefer`` accepts comes before its best unit: what each document says of the asked value."""
     best: dict[str, T] = {}
     for su in ranked:
         best.setdefault(sources[su.unit.source - 1].chunk.path, su)
+    if prefer is not None:
+        chosen: dict[str, T] = {}
+        for su in ranked:
+            if prefer(su):
+                chosen.setdefault(sources[su.unit.source - 1].chunk.path, su)
+        best = {**best, **chosen}
     return [best[d] for d in documents if d in best]
 
 
