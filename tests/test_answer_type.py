@@ -43,6 +43,13 @@ def test_the_value_clause_of_a_compound_question_decides() -> None:
     assert atype.kind == "money" and atype.needs_value and "percentage" in atype.accepts
 
 
+def test_context_a_follow_up_carries_in_parentheses_does_not_decide_the_type() -> None:
+    # core.query.condense appends the previous question's topic words; "fees" there is no money question
+    asked = "If my flight is cancelled, are the extra hotel nights covered? (travel delay benefit fees)"
+    assert classify(asked).kind == "yes_no" and not classify(asked).needs_value
+    assert classify("How much is paid? (travel delay benefit)").kind == "money"
+
+
 def test_yes_no_and_procedure_questions_need_no_value() -> None:
     assert not classify("Is physiotherapy covered?").needs_value
     assert not classify("How do I claim my expenses?").needs_value

@@ -129,9 +129,16 @@ _FOCUS = re.compile(rf"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was)?\s+(?:{_A}\s+)
 _HOW_MUCH = re.compile(rf"\bhow\s+(?:many|much|long)\s+{_NOUN_TAIL}", re.I)
 
 
+_CARRIED_CONTEXT = re.compile(r"(?<=[?!.])\s*\([^()]*\)\s*$")
+"""A parenthesised group after the question's end: the topic words :mod:`core.query.condense` carries
+from the previous question into a follow-up ("…, are those costs covered? (travel cover lawyer fees)").
+They help retrieval find the topic; they are not what this question asks for."""
+
+
 def classify(question: str) -> AnswerType:
-    """The expected :class:`AnswerType` of ``question`` (see the module doc for the rules)."""
-    text = nfkc(question).strip()
+    """The expected :class:`AnswerType` of ``question`` (see the module doc for the rules); a trailing
+    carried-context group (:data:`_CARRIED_CONTEXT`) is not classified."""
+    text = _CARRIED_CONTEXT.sub("", nfkc(question)).strip() or nfkc(question).strip()
     clauses = [c for c in _CLAUSES.split(text) if c.strip()] or [text]
     found: list[AnswerType] = []
     for clause in clauses:
