@@ -215,7 +215,7 @@ class AnswerSettings(_Section):
     thresholds of the lexical coverage gate: still accepted so old files load, ignored (a WARNING says so).
     """
 
-    min_answerability: float = Field(0.32, ge=0.0, le=1.0)
+    min_answerability: float = Field(0.0, ge=0.0, le=1.0)
     min_score: float | None = Field(None, ge=0.0, le=1.0)
     min_coverage: float | None = Field(None, ge=0.0, le=1.0)
     max_sentences: int = Field(6, ge=1, le=20)
