@@ -85,6 +85,7 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, settings: EmbeddingSettings, share: CpuShare | None = None) -> None:
         t0 = time.perf_counter()
+        self._query_lock = threading.Lock()
         try:
             import torch
             from sentence_transformers import SentenceTransformer
@@ -138,12 +139,13 @@ class SentenceTransformerEmbedder:
             return self._embed(texts, self._settings.query_prompt)
         import torch
 
-        before = torch.get_num_threads()
-        self._set_threads(self._settings.query_threads)
-        try:
-            return self._encode(list(texts), self._settings.query_prompt)
-        finally:
-            self._set_threads(before)
+        with self._query_lock:  # set → encode → restore as one step: overlapping questions would
+            before = torch.get_num_threads()  # otherwise restore each other's counts out of order
+            self._set_threads(self._settings.query_threads)
+            try:
+                return self._encode(list(texts), self._settings.query_prompt)
+            finally:
+                self._set_threads(before)
 
     def _embed(self, texts: Sequence[str], prompt: str) -> np.ndarray:
         if not texts:

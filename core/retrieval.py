@@ -28,6 +28,7 @@ Retrieval never reads documents outside the scope: both legs are pre-filtered wi
 
 from __future__ import annotations
 
+import contextvars
 import fnmatch
 import logging
 import re
@@ -64,6 +65,9 @@ log = logging.getLogger(__name__)
 ALL = "**"
 LEG_THREADS = 2
 """Threads that run a question's legs concurrently (one vector + one BM25 search per query variant)."""
+MAX_SCOPES_REMEMBERED = 256
+"""Scopes whose allowed paths are remembered per documents-table version (each up to one list of
+every indexed path); past this the memo starts afresh."""
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,7 @@ class HybridRetriever:
         with self._pool_lock:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(LEG_THREADS, thread_name_prefix="retrieval-leg")
-            return self._pool.submit(fn)
+            return self._pool.submit(contextvars.copy_context().run, fn)  # keeps the request id in logs
 
     def retrieve(self, question: str, scope: Sequence[str] = (ALL,),
                  top_k: int | None = None) -> RetrievalResult:
@@ -331,6 +335,8 @@ class HybridRetriever:
             memo = self._scoped = (version, {})
         allowed = memo[1].get(key)
         if allowed is None:
+            if len(memo[1]) >= MAX_SCOPES_REMEMBERED:  # any scope may come in (local API): stay bounded
+                memo[1].clear()
             indexed = [p for p, rec in self.store.documents().items() if rec.status == "indexed"]
             allowed = memo[1][key] = sorted(scope_paths(indexed, scope))
         return list(allowed)
@@ -352,22 +358,33 @@ class HybridRetriever:
         """Each variant's legs, run concurrently on the retriever's threads (:meth:`_submit`; the
         dictionary-translated BM25 leg runs here), fused in the order the legs are listed."""
         n = self.settings.candidates
-        pending: dict[str, Future[list[tuple[Chunk, float]]] | list[tuple[Chunk, float]]] = {}
+        searches: dict[str, Callable[[], list[tuple[Chunk, float]]]] = {}
         weights: dict[str, float] = {}
         for i, variant in enumerate(variants):
             tag = f"_{i}" if i else ""  # the first variant's legs keep their plain names
             if "vector" in self.settings.legs and variant.vector is not None:
-                search = partial(self.store.vector_search, variant.vector, n, where)
-                pending["vector" + tag] = self._submit(search)
+                searches["vector" + tag] = partial(self.store.vector_search, variant.vector, n, where)
                 weights["vector" + tag] = self.settings.vector_weight * variant.weight
             if variant.cross is not None:
-                pending["keyword" + tag] = variant.cross.search(n, None if path is None else {path})
+                searches["keyword" + tag] = partial(variant.cross.search, n, None if path is None else {path})
                 weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
             elif "keyword" in self.settings.legs:
-                search = partial(self.store.keyword_search, variant.keywords, n, where)
-                pending["keyword" + tag] = self._submit(search)
+                searches["keyword" + tag] = partial(self.store.keyword_search, variant.keywords, n, where)
                 weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
-        legs = {name: leg.result() if isinstance(leg, Future) else leg for name, leg in pending.items()}
+        return self._fused(self._run_legs(searches), weights)
+
+    def _run_legs(self, searches: dict[str, Callable[[], list[tuple[Chunk, float]]]]
+                  ) -> dict[str, list[tuple[Chunk, float]]]:
+        """Each search's results, in the order given: all but the last on the retriever's threads, the
+        last on the calling thread, so a question always progresses on its own thread even while other
+        questions' searches hold the pool."""
+        names = list(searches)
+        pending = {name: self._submit(searches[name]) for name in names[:-1]}
+        last = {names[-1]: searches[names[-1]]()} if names else {}
+        return {name: last[name] if name in last else pending[name].result() for name in names}
+
+    def _fused(self, legs: dict[str, list[tuple[Chunk, float]]], weights: dict[str, float]
+               ) -> list[ScoredChunk]:
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)

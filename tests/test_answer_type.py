@@ -50,6 +50,11 @@ def test_context_a_follow_up_carries_in_parentheses_does_not_decide_the_type() -
     assert classify("How much is paid? (travel delay benefit)").kind == "money"
 
 
+def test_a_value_question_with_a_yes_no_tag_keeps_its_value_type() -> None:
+    atype = classify("What's the waiting period for knee surgery, is it two years?")
+    assert atype.kind == "duration" and atype.needs_value
+
+
 def test_yes_no_and_procedure_questions_need_no_value() -> None:
     assert not classify("Is physiotherapy covered?").needs_value
     assert not classify("How do I claim my expenses?").needs_value

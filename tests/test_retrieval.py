@@ -222,6 +222,21 @@ def test_legs_run_on_the_retrievers_threads(two_docs: HybridRetriever) -> None:
     assert two_docs.retrieve("grace period for premium").chunks  # a closed retriever starts its threads again
 
 
+def test_a_questions_last_leg_runs_on_its_own_thread(two_docs: HybridRetriever) -> None:
+    import threading
+
+    seen: list[str] = []
+    search = two_docs.store.keyword_search
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(threading.current_thread().name)
+        return search(*args, **kwargs)
+
+    two_docs.store.keyword_search = recording  # type: ignore[method-assign]
+    assert two_docs.retrieve("grace period for premium").chunks
+    assert seen and set(seen) == {threading.current_thread().name}  # progresses while the pool is busy
+
+
 def test_allowed_paths_follow_a_new_document(two_docs: HybridRetriever) -> None:
     assert two_docs.retrieve("grace period", scope=["legal/**"]).chunks == []
     add_document(two_docs.store, two_docs.embedder, "legal/terms.md", ["A grace period of ten days applies."])

@@ -119,6 +119,8 @@ _AUX_START = re.compile(
     r"might|has|have|had|isn'?t|aren'?t|don'?t|doesn'?t|can'?t|won'?t)\b", re.I)
 _WH_VALUE = re.compile(r"\bhow\s+(?:much|many|long|soon|far|old)\b|\bup\s+to\s+what\b|\bwhat\s+(?:amount|"
                        r"percentage|share|number|rate|limit|sum|date|age)\b", re.I)
+_WH_START = re.compile(r"^\W*(?:so\s+|and\s+|but\s+)?(?:what|which|how|when|where|who|whom|whose|why)\b",
+                       re.I)
 _CUE_ONLY = frozenset({"percentage", "duration", "date", "money", "count", "definition", "procedure", "list"})
 """Kinds whose cue words do not turn a yes/no question ("Is there a limit on …?") into a value question
 unless it also asks "how much / how many / up to what …"."""
@@ -131,7 +133,7 @@ _HOW_MUCH = re.compile(rf"\bhow\s+(?:many|much|long)\s+{_NOUN_TAIL}", re.I)
 
 _CARRIED_CONTEXT = re.compile(r"(?<=[?!.])\s*\([^()]*\)\s*$")
 """A parenthesised group after the question's end: the topic words :mod:`core.query.condense` carries
-from the previous question into a follow-up ("…, are those costs covered? (travel cover lawyer fees)").
+from the previous question into a follow-up ("…, are those costs covered? (home cover plumber fees)").
 They help retrieval find the topic; they are not what this question asks for."""
 
 
@@ -158,11 +160,13 @@ def classify(question: str) -> AnswerType:
 
 def _asking_part(clause: str) -> str:
     """The part of ``clause`` that asks: after a leading framing phrase ending with a comma
-    ("Under the travel cover, if I hire a lawyer myself, **are those fees covered?**"), when the
-    rest starts with an auxiliary verb; else the whole clause. Li & Roth classify the question's
-    main clause, not its framing (a condition or a prepositional scope)."""
+    ("Under the home policy, if a pipe bursts while I'm away, **is the water damage covered?**"),
+    when the rest starts with an auxiliary verb and the clause does not open with a question word;
+    else the whole clause ("What's the waiting period, is it two years?" asks for a duration). Li &
+    Roth classify the question's main clause, not its framing (a condition or a prepositional scope)."""
     tail = clause.rsplit(",", 1)[-1]
-    return tail if "," in clause and _AUX_START.match(tail) else clause
+    framed = "," in clause and not _WH_START.match(clause)
+    return tail if framed and _AUX_START.match(tail) else clause
 
 
 def _match(text: str, yes_no: bool) -> tuple[str, str, frozenset[str]] | None:

@@ -8,8 +8,8 @@ extractive answerer's version of keeping a lead-in with what it introduces:
   in the table below", "as per the grid below", "as under") and has one within :data:`MAX_GAP` units
   after it (a heading in between ends the search), or — for a question that needs a value — a unit
   directly followed by a table (its caption), brings that table's rows. The rows are those whose
-  label cell (first cell) is a range holding a quantity the question states ("5 lakh" →
-  ">3,00,000 to 15,00,000", "12k steps" → "Above 10000": :func:`label_range`), at most two, else the
+  label cell (first cell) is a range holding a quantity the question states ("a 40k salary" →
+  "30,001 to 50,000", "9 nights" → "Above 7": :func:`label_range`), at most two, else the
   whole table when it has at most :data:`TABLE_LIMIT` rows, else its :data:`TABLE_LIMIT` most
   relevant rows. Rows are quoted with their column headers (WCAG H43, header–cell association). A
   pointing unit whose rows hold a value of the asked type counts as holding one
@@ -62,9 +62,9 @@ Splits = Mapping[int, Sequence[Unit]]
 
 def label_range(cell: str) -> tuple[float, float] | None:
     """The interval a table's label cell states, ``(low, high)``, ``None`` when it states none:
-    "8001 to 10000" → (8001, 10000); ">3,00,000 to 15,00,000" → (300000, 1500000); "Above 10000" →
-    (10000 + ε, ∞); "5000 or below" / "Upto 3,00,000" → (−∞, 5000) / (−∞, 300000); "< Rs. 5 Lacs" →
-    (−∞, 500000 − ε); "Rs. 5 Lacs and Above" → (500000, ∞). A bare number is no range."""
+    "30,001 to 50,000" → (30001, 50000); ">2,00,000 to 9,00,000" → (200000, 900000); "Above 7" →
+    (7 + ε, ∞); "400 or below" / "Upto 2,00,000" → (−∞, 400) / (−∞, 200000); "< Rs. 3 Lacs" →
+    (−∞, 300000 − ε); "Rs. 3 Lacs and Above" → (300000, ∞). A bare number is no range."""
     values = [q.value for q in quantities(cell) if q.unit != "ordinal"]
     if len(values) == 2 and re.search(r"\d\s*(?:to|-|–|and)\s*\D{0,6}\d", cell):
         return min(values), max(values)
@@ -118,8 +118,8 @@ def attached_rows(request: GenerationRequest, splits: Splits, unit: Unit, needs_
                 break
             rows.append(u)
             continue
-        if rows or not pointing or u.kind == "heading":  # a caption's table follows it directly
-            break
+        if rows or not pointing or u.kind in ("heading", "item"):  # a caption's table follows it
+            break  # directly; a list in between means the unit introduced that list, not a table
         gap += 0 if is_heading(u) else 1
         if gap > MAX_GAP:
             break

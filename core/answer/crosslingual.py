@@ -12,7 +12,7 @@ Here both are computed in the unit's language, with the corpus's bilingual dicti
 retrieval leg searches with: dictionary-based CLIR, Ballesteros & Croft 1997; Pirkola 1998): the
 question (for ``coverage``) and its focus span (for ``focus``; :mod:`core.answer.focus`) are
 translated against the vocabulary of the candidate units (German compounds by corpus lookup:
-"dental treatment" → "zahnbehandlungen"), and each translated concept — the target words of one
+"eye examination" → "augenuntersuchungen"), and each translated concept — the target words of one
 question word or phrase, Pirkola's synonym set — counts as held when any of its words is in the
 unit. Concepts weigh by BM25 IDF over the candidate units, as in the monolingual signals.
 

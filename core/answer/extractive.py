@@ -144,25 +144,32 @@ class ExtractiveAnswerer:
                  for i, sc in enumerate(request.sources, start=1)}
         anchors: dict[int, int | None] = {}
         spans: dict[int, tuple[int | None, int | None]] = {}
-        quoted: set[str] = set()
+        quoted: set[tuple[str, str]] = set()  # (document, text): another document's same words still count
         pieces: list[str] = []
         cited: list[int] = []
+
+        def doc(n: int) -> str:
+            return request.sources[n - 1].chunk.path
+
         for c in chosen:
-            if (c.unit.source, c.unit.lead) in intros or c.unit.text in quoted:
+            if (c.unit.source, c.unit.lead) in intros or (doc(c.unit.source), c.unit.text) in quoted:
                 continue
             for i, quote in enumerate(quotes_for(c.unit, request, splits, evidence.answer_type.kind,
                                                  evidence.answer_type.needs_value, relevance)):
-                n, fresh = quote.source, tuple(u for u in quote.units if u.text not in quoted)
+                n = quote.source
+                fresh = tuple(u for u in quote.units if (doc(n), u.text) not in quoted)
                 page = unit_page(request, fresh[0]) if fresh else None
-                if not fresh or anchors.setdefault(n, page) != page:
+                # one page per source for the chosen unit; what it brings along (a table below, its
+                # list items) may run onto the next pages: the citation's span widens to cover them
+                if not fresh or (i == 0 and anchors.setdefault(n, page) != page):
                     if i == 0:
                         break  # the unit itself cannot be quoted: nor what it brings along
                     continue
-                show_lead = bool(quote.lead) and quote.lead not in quoted
+                show_lead = bool(quote.lead) and (doc(n), quote.lead) not in quoted
                 shown = [lead_page(request, fresh[0]) if show_lead else None,
                          *(unit_page(request, u) for u in fresh)]
                 spans[n] = _widen(spans.get(n, (page, page)), [p for p in shown if p is not None])
-                quoted.update([*(u.text for u in fresh), quote.lead])
+                quoted.update([*((doc(n), u.text) for u in fresh), (doc(n), quote.lead)])
                 pieces.append(label[n] + quote.text(fresh, show_lead))
                 cited.append(n)
         cited = list(dict.fromkeys(cited))

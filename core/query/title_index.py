@@ -1,6 +1,6 @@
 """An index of the words of every document's title text, for document scoping's title fallback.
 
-:func:`core.query.doc_scope._named_in_titles` tests a product name of the question ("Golden Shield
+:func:`core.query.doc_scope._named_in_titles` tests a product name of the question ("Silver Harbour
 Plan") only on the titles that hold 2+ of its words as substrings of their lowercased text (the title
 text and its :func:`~core.query.text.normalise_numbers` form). Testing that on every title was linear
 in the number of documents: 62 % of the retrieval path at 20,000 documents (docs/benchmarks.md). This
