@@ -116,3 +116,12 @@ def test_a_comparison_of_values_quotes_each_documents_unit_holding_one() -> None
         documents=("a.pdf", "b.pdf"))
     gen = ExtractiveAnswerer(ANSWER, FakeEmbedder()).generate(request)
     assert "10%" in gen.text and "5% per claim-free year" in gen.text
+
+
+def test_two_documents_with_the_same_wording_are_both_quoted_in_a_comparison() -> None:
+    same = "Employees are entitled to 20 days of annual leave per calendar year."
+    chunks = [scored(same, 1.0, path="hr-2023.md"), scored(same, 0.9, path="hr-2024.md")]
+    gen = ExtractiveAnswerer(ANSWER, FakeEmbedder()).generate(GenerationRequest(
+        "Compare the annual leave in the 2023 and the 2024 handbook", chunks,
+        documents=("hr-2023.md", "hr-2024.md")))
+    assert gen.found and set(gen.cited) >= {1, 2}
