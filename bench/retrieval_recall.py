@@ -68,8 +68,7 @@ def run(config: Path, qa: Path, context: Path | None) -> list[dict[str, Any]]:
     from core.config import load_config
     from core.eval import load_context, load_qa
     from core.eval.metrics import first_relevant_rank, relevance
-    from core.eval.runner import channel_scope
-    from core.types import Turn
+    from core.eval.runner import retrieval_items
     from policybot.factory import App
 
     app = App(load_config(config))
@@ -83,16 +82,8 @@ def run(config: Path, qa: Path, context: Path | None) -> list[dict[str, Any]]:
 
     retriever._rerank = spy  # type: ignore[method-assign]
     channels = load_context(context) if context is not None else {}
-    histories: dict[str, tuple[Turn, ...]] = {}
-    scopes: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
-    for item in load_qa(qa):
-        history = histories.get(item.follow_up_of or "", ())
-        scope = scopes.get(item.follow_up_of or "") or channel_scope(item.id, channels, ("**",))
-        scopes[item.id] = scope
-        histories[item.id] = (*history, Turn("user", item.question), Turn("assistant", ""))
-        if not item.sources or item.expects_refusal:
-            continue
+    for item, history, scope in retrieval_items(load_qa(qa), channels):
         t0 = time.perf_counter()
         found = retriever.retrieve(service.standalone(item.question, history), scope)
         ms = (time.perf_counter() - t0) * 1e3

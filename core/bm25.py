@@ -21,10 +21,15 @@ K1 = 1.2
 B = 0.75
 
 
+def idf(n: int, df: int) -> float:
+    """The always-positive BM25 IDF ``ln(1 + (N − n + 0.5) / (n + 0.5))`` (module doc) of a term held
+    by ``df`` of ``n`` texts; > 0 for any 0 ≤ df ≤ n."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
 class _PositiveIdfBM25(BM25Okapi):
     def _calc_idf(self, nd: dict[str, int]) -> None:
-        n = self.corpus_size
-        self.idf = {word: math.log(1.0 + (n - df + 0.5) / (df + 0.5)) for word, df in nd.items()}
+        self.idf = {word: idf(self.corpus_size, df) for word, df in nd.items()}
 
 
 def bm25_scores(query: Sequence[str], docs: Sequence[Sequence[str]]) -> list[float]:

@@ -355,8 +355,7 @@ class HybridRetriever:
 
     def _fuse(self, variants: Sequence[Variant], where: str | None, path: str | None = None
               ) -> list[ScoredChunk]:
-        """Each variant's legs, run concurrently on the retriever's threads (:meth:`_submit`; the
-        dictionary-translated BM25 leg runs here), fused in the order the legs are listed."""
+        """Each variant's legs, run concurrently (:meth:`_run_legs`), fused in the order they are listed."""
         n = self.settings.candidates
         searches: dict[str, Callable[[], list[tuple[Chunk, float]]]] = {}
         weights: dict[str, float] = {}
@@ -371,7 +370,10 @@ class HybridRetriever:
             elif "keyword" in self.settings.legs:
                 searches["keyword" + tag] = partial(self.store.keyword_search, variant.keywords, n, where)
                 weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
-        return self._fused(self._run_legs(searches), weights)
+        legs = self._run_legs(searches)
+        if self.settings.fusion == "convex":
+            return convex_fusion(legs, weights)
+        return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
 
     def _run_legs(self, searches: dict[str, Callable[[], list[tuple[Chunk, float]]]]
                   ) -> dict[str, list[tuple[Chunk, float]]]:
@@ -382,12 +384,6 @@ class HybridRetriever:
         pending = {name: self._submit(searches[name]) for name in names[:-1]}
         last = {names[-1]: searches[names[-1]]()} if names else {}
         return {name: last[name] if name in last else pending[name].result() for name in names}
-
-    def _fused(self, legs: dict[str, list[tuple[Chunk, float]]], weights: dict[str, float]
-               ) -> list[ScoredChunk]:
-        if self.settings.fusion == "convex":
-            return convex_fusion(legs, weights)
-        return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
 
     def _rerank(self, question: str, fused: list[ScoredChunk], k: int, vector: np.ndarray | None,
                 named: Sequence[str] | None = None) -> tuple[list[ScoredChunk], str]:

@@ -318,3 +318,12 @@ def test_run_eval_scores_the_real_service_with_offline_reranker(tmp_path: Path) 
     out = to_json(run_eval(service, tmp_path / "qa.yaml"))
     assert (out["hit_at_1"], out["key_fact_recall"]) == (1.0, 1.0)
     assert out["items"][0]["reranker"] == "offline:features(fake)"
+
+
+def test_retrieval_items_carry_the_conversation_and_the_parents_channel_and_skip_refusals() -> None:
+    from core.eval.runner import retrieval_items
+
+    asked = list(retrieval_items(ITEMS, {"q1": ["hr/**"]}))
+    assert [(item.id, list(scope)) for item, _, scope in asked] == \
+        [("q1", ["hr/**"]), ("q2", ["hr/**"]), ("q3", ["**"])]
+    assert asked[1][1] == (Turn("user", "Room rent for Plan A?"), Turn("assistant", ""))

@@ -5,6 +5,7 @@ Real LanceDB in tmp_path; FakeEmbedder (deterministic bag-of-words) since the mo
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -205,17 +206,21 @@ def test_concurrent_legs_fuse_as_the_legs_run_one_after_the_other(two_docs: Hybr
             [(s.chunk.chunk_id, s.score, s.scores) for s in inline.retrieve(question).chunks]
 
 
-def test_legs_run_on_the_retrievers_threads(two_docs: HybridRetriever) -> None:
-    import threading
-
+def _record_threads(retriever: HybridRetriever, search: str) -> list[str]:
+    """Names of the threads the store's ``search`` method runs on from now on (appended per call)."""
     seen: list[str] = []
-    search = two_docs.store.vector_search
+    inner = getattr(retriever.store, search)
 
     def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
         seen.append(threading.current_thread().name)
-        return search(*args, **kwargs)
+        return inner(*args, **kwargs)
 
-    two_docs.store.vector_search = recording  # type: ignore[method-assign]
+    setattr(retriever.store, search, recording)
+    return seen
+
+
+def test_legs_run_on_the_retrievers_threads(two_docs: HybridRetriever) -> None:
+    seen = _record_threads(two_docs, "vector_search")
     assert two_docs.retrieve("grace period for premium").chunks
     two_docs.close()
     assert seen and all(name.startswith("retrieval-leg") for name in seen)
@@ -223,16 +228,7 @@ def test_legs_run_on_the_retrievers_threads(two_docs: HybridRetriever) -> None:
 
 
 def test_a_questions_last_leg_runs_on_its_own_thread(two_docs: HybridRetriever) -> None:
-    import threading
-
-    seen: list[str] = []
-    search = two_docs.store.keyword_search
-
-    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
-        seen.append(threading.current_thread().name)
-        return search(*args, **kwargs)
-
-    two_docs.store.keyword_search = recording  # type: ignore[method-assign]
+    seen = _record_threads(two_docs, "keyword_search")
     assert two_docs.retrieve("grace period for premium").chunks
     assert seen and set(seen) == {threading.current_thread().name}  # progresses while the pool is busy
 

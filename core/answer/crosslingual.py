@@ -22,11 +22,11 @@ dictionary for the pair, or nothing translates.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
+from core.bm25 import idf
 from core.clir.translate import QueryTranslation, Vocabulary
 from core.language import detect_language, question_language
 from core.text import tokenize
@@ -78,6 +78,6 @@ def concept_share(concepts: Sequence[Sequence[str]], have: frozenset[str],
     weights = []
     for words in concepts:
         df = sum(1 for bag in bags if any(w in bag for w in words))
-        weights.append((math.log(1 + (n - df + 0.5) / (df + 0.5)), any(w in have for w in words)))
+        weights.append((idf(n, df), any(w in have for w in words)))
     total = sum(w for w, _ in weights)
     return sum(w for w, held in weights if held) / total if total > 0 else 0.0

@@ -31,7 +31,6 @@ Jaccard ≥ 0.6) are skipped. Headings and page furniture are never quoted.
 from __future__ import annotations
 
 import logging
-import math
 import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -46,7 +45,7 @@ from core.answer.crosslingual import Translator, cross_signals
 from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
 from core.answer.table_cells import identifier_in_table, typed_row
-from core.bm25 import bm25_scores, scaled
+from core.bm25 import bm25_scores, idf, scaled
 from core.embedder import Embedder
 from core.llm.base import GenerationRequest
 from core.query.definition import defined_term
@@ -199,15 +198,15 @@ class EvidenceFinder:
             return []
         texts = [embedded_text(u) for u in units]
         bags = [content_terms(t) for t in texts]
-        idf = _idf(q_terms, [set(b) for b in bags], _name_terms(request.question))
-        total = sum(idf.values()) or 1.0
+        weight = _idf(q_terms, [set(b) for b in bags], _name_terms(request.question))
+        total = sum(weight.values()) or 1.0
         lexical = scaled(bm25_scores(sorted(q_terms), bags))
         sims = self._similarities(request, units, texts)
         defines = _defined(request.question)
         out = []
         for i, (u, bag) in enumerate(zip(units, bags, strict=True)):
             covered = frozenset(q_terms & set(bag))
-            parts = {"coverage": sum(idf[t] for t in covered) / total, "bm25": lexical[i],
+            parts = {"coverage": sum(weight[t] for t in covered) / total, "bm25": lexical[i],
                      "similarity": max(0.0, float(sims[i])) if sims is not None else 0.0,
                      "source": _source_score(request, u.source)}
             boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
@@ -450,8 +449,7 @@ def _source_score(request: GenerationRequest, number: int) -> float:
 def _idf(q_terms: set[str], bags: Sequence[set[str]], names: set[str]) -> dict[str, float]:
     """BM25 IDF of each question term over the units; name words keep :data:`NAME_WEIGHT` of it."""
     n = len(bags)
-    idf = {t: math.log(1 + (n - (df := sum(t in b for b in bags)) + 0.5) / (df + 0.5)) for t in q_terms}
-    return {t: v * (NAME_WEIGHT if t in names else 1.0) for t, v in idf.items()}
+    return {t: idf(n, sum(t in b for b in bags)) * (NAME_WEIGHT if t in names else 1.0) for t in q_terms}
 
 
 def _name_terms(question: str) -> set[str]:

@@ -39,11 +39,11 @@ answer, is decided by ``policybot eval --calibrate`` (:mod:`core.eval.calibrate`
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from core.bm25 import idf
 from core.language import detect_language, question_language
 from core.text import content_terms, nfkc, stem, word_list
 
@@ -146,8 +146,7 @@ def lexical_binding(focus: Focus, text: str, unit_bags: Sequence[frozenset[str]]
         return 1.0
     have = _with_glossary(set(content_terms(text)), glossary or {})
     n = len(unit_bags)
-    weights = {t: math.log(1 + (n - (df := sum(_holds(b, t) for b in unit_bags)) + 0.5) / (df + 0.5))
-               for t in focus.terms}
+    weights = {t: idf(n, sum(_holds(b, t) for b in unit_bags)) for t in focus.terms}
     total = sum(weights.values()) or 1.0
     return sum(w for t, w in weights.items() if _holds(have, t)) / total
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -146,6 +146,27 @@ def run_eval(
     log.info("eval done: %d items, %d errors", len(results), sum(r.error is not None for r in results))
     return EvalResult(items=results, qa_path=qa_path or (str(qa) if isinstance(qa, Path) else ""),
                       notes=list(notes))
+
+
+Asked = tuple[QAItem, tuple[Turn, ...], Sequence[str]]
+"""An item to retrieve for, with its conversation's earlier turns and its scope."""
+
+
+def retrieval_items(items: Sequence[QAItem], channels: Mapping[str, Sequence[str]],
+                    default: Sequence[str] = ("**",)) -> Iterator[Asked]:
+    """``(item, history, scope)`` for each item with gold sources that expects no refusal, in order:
+    ``history`` is its conversation's earlier turns (the bot's replies empty: retrieval-only
+    evaluations ask no answerer; condensing reads the user turns) and ``scope`` its channel's
+    (:func:`channel_scope`; a follow-up is asked in its parent's)."""
+    histories: dict[str, tuple[Turn, ...]] = {}
+    scopes: dict[str, Sequence[str]] = {}
+    for item in items:
+        history = histories.get(item.follow_up_of or "", ())
+        scope = scopes.get(item.follow_up_of or "") or channel_scope(item.id, channels, default)
+        scopes[item.id] = scope
+        histories[item.id] = (*history, Turn("user", item.question), Turn("assistant", ""))
+        if item.sources and not item.expects_refusal:
+            yield item, history, scope
 
 
 def channel_scope(item_id: str, channels: Mapping[str, Sequence[str]], default: Sequence[str]
