@@ -80,7 +80,7 @@ class DocumentScoper:
 
     def named_paths(self, question: str) -> set[str] | None:
         """Every indexed document that a name in ``question`` covers, company and family names
-        included ("Contoso Electronics" covers every Contoso document), or ``None`` when the question
+        included ("Acme Corp" covers every Acme document), or ``None`` when the question
         names none. Never narrows retrieval; the answerer uses it to notice an answer taken from a
         document the question did not name (``scores["named_doc"]``)."""
         self.catalog()

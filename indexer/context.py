@@ -1,11 +1,11 @@
 """The context of a chunk: its document's title and its section path, put in front of the chunk text
 for embedding and the full-text index (contextual chunks), never quoted.
 
-``"Easy Health · HDFC ERGO General Insurance Company Limited — Section C › Exclusions › Waiting periods"``
+``"Sunrise Health · Globex General Insurance Company Limited — Section C › Exclusions › Waiting periods"``
 
 Why: a chunk cut from the middle of a policy ("Expenses related to the treatment … are excluded
 until 24 months") does not say which policy or which part of it it belongs to, so a question naming
-the product or the topic ("is cataract excluded under Easy Health?") misses it in both legs.
+the product or the topic ("is cataract excluded under Sunrise Health?") misses it in both legs.
 Prepending the title and the heading path is the "contextual retrieval" of Anthropic ("Introducing
 Contextual Retrieval", 2024) with the document structure as the context instead of an LLM summary,
 and the title field of BM25F (Robertson, Zaragoza & Taylor, "Simple BM25 extension to multiple

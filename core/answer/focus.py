@@ -19,9 +19,9 @@ word of Li & Roth, "Learning Question Classifiers", COLING 2002). Here:
    names (runs of capitalised words; words of the sources' document titles: a name picks the
    document, which is retrieval's and the ``named_doc`` gate's job).
 
-Examples: "What's the per-mile rate if I use my own car?" → ``mile``; "How many weeks of severance pay
-per year of service does Contoso give?" → ``severance``; "does 37signals pay for a gym membership?" →
-``gym membership``; "Am I allowed to bring my dog to the office?" → ``bring dog office``.
+Examples: "What's the per-kilometre rate if I drive my own car?" → ``kilometre``; "How many weeks of
+notice does Acme give per year of service?" → ``notice``; "does Acme pay for a bike lease?" →
+``bike lease``; "Can I bring my cat to work?" → ``bring cat work``.
 
 **Binding**, two signals in [0, 1] for the answering unit (its text, lead-in, section path):
 
@@ -97,8 +97,8 @@ class Focus:
 
 def question_focus(question: str, titles: Iterable[str] = ()) -> Focus:
     """The :class:`Focus` of ``question``; a word of ``titles`` (the sources' document titles) that
-    the question writes as a name (capitalised after its first word, or with a digit: "Contoso",
-    "37signals") is a name, not a focus word."""
+    the question writes as a name (capitalised after its first word, or with a digit: "Acme",
+    "42widgets") is a name, not a focus word."""
     clause = _main_clause(nfkc(question))
     unit_of = _UNIT_OF.search(clause)
     core_text = _PER.sub(" ", unit_of.group(1) if unit_of else clause)

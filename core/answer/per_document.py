@@ -56,8 +56,8 @@ def by_document(chosen: Sequence[T], extra: Sequence[T], sources: Sequence[Score
 
 def document_labels(chunks: Sequence[Chunk]) -> dict[str, str]:
     """A short name per document of ``chunks`` (path → label), distinct between them: the last part
-    of the title in each chunk's context (``"Northwind Health Plus Plan"`` of ``"Contoso Electronics ·
-    Northwind Health Plus Plan — …"``); when two documents would get the same label (or one has no
+    of the title in each chunk's context (``"Initech Health Plus Plan"`` of ``"Acme Corp ·
+    Initech Health Plus Plan — …"``); when two documents would get the same label (or one has no
     context), every document is named by its file name without extension, ``_`` as spaces."""
     titles: dict[str, str] = {}
     for c in chunks:

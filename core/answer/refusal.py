@@ -1,6 +1,6 @@
 """The text of a refusal: what the policies do not state, and the closest passages they do have.
 
-"The Contoso Expenses Policy does not state the per-mile rate. The closest passages: “Travel | $500 per
+"The Acme Travel Policy does not state the per-kilometre rate. The closest passages: “Travel | $500 per
 trip | …” [1]; “Use the most economical means of transport …” [2]. If you need this, ask HR or the
 policy owner." — the missing thing comes from the question's identifiers ("Plan D"), its expected
 answer type and focus phrase (:mod:`core.answer.answer_type`), the document from the one the question
@@ -54,8 +54,8 @@ def nearest_units(ranked: Sequence[ScoredUnit]) -> list[ScoredUnit]:
 
 
 def document_name(path: str) -> str:
-    """A readable name of the document at ``path``: ``hr/Contoso_Expenses_Policy.docx`` → "the Contoso
-    Expenses Policy"; a code-like name (``BAJHLIP23020V012223.pdf``) stays a file name."""
+    """A readable name of the document at ``path``: ``hr/Acme_Travel_Policy.docx`` → "the Acme
+    Travel Policy"; a code-like name (``GLXHLIP01V0001.pdf``) stays a file name."""
     stem = PurePosixPath(path).stem
     words = re.sub(r"[_\-]+", " ", stem).strip()
     if not words or re.fullmatch(r"[A-Z0-9 ]+", words) and not re.search(r"[A-Z]{2,}\s+[A-Z]{2,}", words):

@@ -169,8 +169,8 @@ _MARKERS = re.compile(
 _CODE_TOKEN = re.compile(r"^(?:(?=(?:.*?[a-z][A-Z]){2})[A-Za-z\d]{6,}"
                          r"|(?=(?:.*?(?:[A-Za-z]\d|\d[A-Za-z])){2})[A-Za-z\d]{7,})$")
 """A token that is no word: small letters and capitals switching twice or more ("PiMdiliPlPli"; a
-CamelCase name such as "PerksPlus" switches once), or letters and digits switching twice
-("UINNICHLIP25039V032425", "NTKlk700156") — what a PDF's letterhead or stamp extracts as."""
+CamelCase name such as "FlexPerks" switches once), or letters and digits switching twice
+("ABCHLIP12345V012345", "AB12CD34EF") — what a PDF's letterhead or stamp extracts as."""
 
 
 def is_furniture(unit: Unit) -> bool:

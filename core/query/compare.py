@@ -23,7 +23,7 @@ any one corpus:
    the Standard and the Plus plan").
 
 A question about one named document is never a comparison by rules 3–4 alone when it names exactly
-one document and no comparison word (rule 2): "which option of Easy Health …" stays in that
+one document and no comparison word (rule 2): "which option of Sunrise Health …" stays in that
 document (the document scope already confines it, so diversity would have nothing to spread).
 """
 

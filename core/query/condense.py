@@ -106,7 +106,7 @@ def previous_question(question: str, history: Sequence[Turn], catalog: DocumentC
 def is_follow_up(question: str, previous: str | None, catalog: DocumentCatalog | None = None) -> bool:
     """True when ``question`` leans on ``previous``: it starts with a lead-in ("and", "so", "what
     about"), uses a pronoun ("it", "that", "they"), or is short — unless it names a product or
-    document itself and is more than an elliptical slot swap ("And under Arogya Sanjeevani?")."""
+    document itself and is more than an elliptical slot swap ("And under Sunrise Health?")."""
     if not previous:
         return False
     if _names_document(question, catalog):
@@ -160,8 +160,8 @@ def _is_elliptical(question: str) -> bool:
 
 def _swap_slots(body: str, previous: str) -> str:
     """Put each term of ``body`` in place of the previous question's term of the same slot; a new
-    product name replaces every product name (``Edelweiss "Well Baby Well Mother"`` → ``Arogya
-    Sanjeevani``); terms without a counterpart are appended ("… for Plan B?")."""
+    product name replaces every product name (``Globex "Happy Family"`` → ``Sunrise
+    Health``); terms without a counterpart are appended ("… for Plan B?")."""
     out = previous
     appended: list[str] = []
     for term in extract_terms(body):

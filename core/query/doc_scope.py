@@ -1,18 +1,18 @@
 """Document-scope detection: which indexed documents does a question name?
 
-"Under Arogya Sanjeevani, …" should search only ``arogya_sanjeevani.pdf``; "ICICI Lombard Golden
-Shield" only ``insurance/ICIHLIP22012V012223.pdf``; a question that names no policy stays
+"Under Sunrise Health, …" should search only ``sunrise_health.pdf``; "Globex Golden
+Shield" only ``insurance/GLXHLIP01V0001.pdf``; a question that names no policy stays
 corpus-wide. Data flow:
 
 ``(path, title_text)`` pairs (title text = the first chunks of each document, see
 :func:`titles_from_chunk_rows`) → :func:`build_catalog` (name variants per path, :mod:`core.query.names`;
-a variant also covers every document whose title text mentions it, so "Northwind Health Plus" covers
+a variant also covers every document whose title text mentions it, so "Initech Health Plus" covers
 the plan's booklet *and* the benefits overview that compares it) → :func:`detect_scope` (the
 variants found in the question as contiguous token runs → their paths).
 
 Safeguards against false scoping: generic words never name a document
 (:data:`~core.query.text.GENERIC_WORDS`); a variant covering more than ``max_docs`` documents is a
-company or family name, not a document name, and is dropped ("Contoso Electronics"); when the
+company or family name, not a document name, and is dropped ("Acme Corp"); when the
 question matches several variants, the documents they share win (intersection), and only when
 they share none (a comparison of two policies) is the union returned.
 """
@@ -125,7 +125,7 @@ def detect_scope(question: str, catalog: DocumentCatalog, *, union: bool = False
     folded), so "the National Parivar Mediclaim Plus policy" finds ``("parivar", "mediclaim")``.
     ``union``: a comparison ("A compared with B", :mod:`core.query.compare`) names each of its
     documents, so the matched names' documents are united instead of intersected; a name contained
-    in a longer matched name ("National Insurance" in "National Insurance … Arogya") does not add
+    in a longer matched name ("National Assurance" in "National Assurance … Sunrise") does not add
     its documents then.
     """
     matched = matched_names(question, catalog)

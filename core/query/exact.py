@@ -238,7 +238,7 @@ def _distinctive(word: str) -> bool:
 
 
 def _name_pattern(text: str) -> re.Pattern[str]:
-    """The name, or (for 3+ words) any run of 2+ of its words with a non-generic word: "ICICI Lombard
+    """The name, or (for 3+ words) any run of 2+ of its words with a non-generic word: "Globex Mutual
     Golden Shield" also matches "Golden Shield", never "Health Care" alone."""
     words = re.findall(r"[^\W_]+", normalise_numbers(text))
     runs = [words[i:j] for i in range(len(words)) for j in range(len(words), i + 1, -1)

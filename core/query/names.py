@@ -14,11 +14,11 @@ plurals folded) that names one document: ``("arogya", "sanjeevani")``, ``("bajaj
 Each phrase is trimmed of generic words at both ends (:data:`~core.query.text.GENERIC_WORDS`:
 "policy", "insurance", "plan", "health", company suffixes …). The trimmed phrase is a variant when it
 keeps 2+ words. A single remaining word is a variant only when it is distinctive — an acronym or
-CamelCase word or alphanumeric brand in the file name (``CSS``, ``PerksPlus``, ``37signals``), or the
-brand of a company line (``Edelweiss`` of "Edelweiss General Insurance Company Limited"); otherwise
+CamelCase word or alphanumeric brand in the file name (``HRX``, ``FlexPerks``, ``42widgets``), or the
+brand of a company line (``Globex`` of "Globex General Insurance Company Limited"); otherwise
 it is kept with a generic neighbour: for title lines the word and each adjacent word ("Family
-Medicare", "Expense Policy", "Northwind Health" of "Northwind Health Plus Plan"), for file names the
-whole phrase ("Contoso Employee Handbook"). Phrases made only
+Careplan", "Expense Policy", "Initech Health" of "Initech Health Plus Plan"), for file names the
+whole phrase ("Acme Employee Handbook"). Phrases made only
 of generic words count when they have 3+ words ("Global Health Care", "Group Domestic Travel
 Insurance"): a title of three generic words is a product name, two are a heading.
 """
@@ -122,7 +122,7 @@ def _trim(tokens: Variant) -> tuple[Variant, int]:
 
 
 def _distinctive_word(word: str) -> bool:
-    """Acronym (``CSS``), CamelCase (``PerksPlus``) or letters+digits (``37signals``), not generic."""
+    """Acronym (``HRX``), CamelCase (``FlexPerks``) or letters+digits (``42widgets``), not generic."""
     acronym = word.isupper() and word.isalpha() and 2 <= len(word) <= 6
     camel = re.search(r"[a-z][A-Z]", word) is not None
     alnum = re.search(r"\d", word) is not None and re.search(r"[a-z]", word, re.I) is not None

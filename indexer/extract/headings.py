@@ -42,7 +42,7 @@ MAX_CHARS = 90
 MIN_LETTERS = 4
 LARGER_FONT = 1.2
 LARGEST_FONT = 1.6
-"""Font-size ratios to the page's body text: Contoso's handbook sets headings at 16 pt over 11 pt."""
+"""Font-size ratios to the page's body text: a typical handbook sets headings at 16 pt over 11 pt."""
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2})*)\.?\s*([A-Za-z(].*)$")
 _LOWER_LIST = re.compile(r"^(?:\(?[a-z]{1,4}[.)]|\([ivx]{1,5}\)|[•·▪◦●■\-–*])\s")
 """A list item's marker: "a)", "(b)", "iv.", "(ii)", or a bullet."""

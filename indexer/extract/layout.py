@@ -32,7 +32,8 @@ MIN_COLUMN_LINES = 3
 END_GAP_LINES = 2.0
 MIN_SIDE_RATIO = 0.4
 """The sparser side must hold this share of the denser side's lines: short labels beside long text
-(a definition layout, ``Woodgrove`` p13) are read row by row, not as columns."""
+(a definition layout: terms on the left, long definitions on the right) are read row by row,
+not as columns."""
 MARKER_WIDTH = 3.0
 """Widest line of a side, in line heights (~em), below which the side holds only list markers or
 clause numbers hung left of their text ("i." "ii." "iii." beside wrapped items): a hanging indent, read

@@ -8,9 +8,9 @@ extractor then reports the pages as needing OCR instead of indexing nothing.
 
 Images are cleaned before recognition (:func:`prepare`): a 3×3 median filter removes scanner speckle
 and Otsu's threshold (N. Otsu, "A threshold selection method from gray-level histograms", IEEE SMC
-1979) binarises the page. On ``hard/PerksPlus_scanned.pdf`` this turns page 4, where Tesseract read
-only noise from the raw render, into the expected bullet, and makes OCR 3.2× faster (bench/ocr.py).
-200 dpi is the default: at 300 dpi the same pages took 2.2× longer and page 4's bullet was lost.
+1979) binarises the page. On the shared corpus's scanned flyer this turns one page, where Tesseract
+read only noise from the raw render, into the expected bullet, and makes OCR 3.2× faster (bench/ocr.py).
+200 dpi is the default: at 300 dpi the same pages took 2.2× longer and that page's bullet was lost.
 
 Images of text on a text page (a table pasted as a picture, :func:`indexer.extract.scan.image_text`)
 are binarised with Sauvola's local threshold instead (J. Sauvola & M. Pietikäinen, "Adaptive document
@@ -49,7 +49,7 @@ MIN_OSD_CONFIDENCE = 2.0
 under ~2 unreliable; the corpus's scans read 15)."""
 MAX_BINARY_THRESHOLD = 200
 """Upper clamp of the Otsu threshold: on an almost blank page Otsu splits JPEG grey from white (233
-on PerksPlus p4) and the text vanishes; 160–200 all read that page correctly."""
+on that flyer's sparse page) and the text vanishes; 160–200 all read that page correctly."""
 
 
 OCR_LARGER = 1.3
