@@ -9,11 +9,15 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from core.answer import evidence as evidence_mod
+from core.answer.evidence import EvidenceFinder
 from core.embedder import FakeEmbedder
+from core.llm.base import GenerationRequest
 from core.lru import LockedLRU
 from core.rerank import OfflineReranker
 from core.rerank import offline as offline_mod
 from core.types import Chunk, ScoredChunk
+from tests.retrieval_helpers import scored
 
 THREADS, ROUNDS = 8, 150
 
@@ -27,15 +31,15 @@ def busy_switching() -> Iterator[None]:
     sys.setswitchinterval(old)
 
 
-def hammer(work: Callable[[int, int], object]) -> list[BaseException]:
-    """Run ``work(thread, round)`` for ROUNDS rounds in each of THREADS threads; the errors raised."""
+def hammer(work: Callable[[int, int], object], rounds: int = ROUNDS) -> list[BaseException]:
+    """Run ``work(thread, round)`` for ``rounds`` rounds in each of THREADS threads; the errors raised."""
     errors: list[BaseException] = []
     start = threading.Barrier(THREADS)
 
     def run(t: int) -> None:
         start.wait()
         try:
-            for r in range(ROUNDS):
+            for r in range(rounds):
                 work(t, r)
         except BaseException as exc:  # noqa: BLE001 - the test reports whatever a thread raised
             errors.append(exc)
@@ -105,3 +109,16 @@ def test_offline_reranker_survives_concurrent_questions_evicting_its_cache(
         return rr.rerank("how many leave days", pool, 2)
 
     assert hammer(ask) == []
+
+
+def test_evidence_finder_survives_concurrent_questions_evicting_its_vectors(
+        monkeypatch: pytest.MonkeyPatch, busy_switching: None) -> None:
+    """Fails with the OrderedDict cache: move_to_end of a text another thread just evicted."""
+    monkeypatch.setattr(evidence_mod, "VECTOR_CACHE", 2)
+    finder = EvidenceFinder(FakeEmbedder())
+
+    def ask(t: int, r: int) -> object:
+        text = f"Staff get {t} days of study leave. Round {r} adds {r % 7} days of exam leave."
+        return finder.find(GenerationRequest("how many days of study leave", [scored(text)]))
+
+    assert hammer(ask, rounds=30) == []
