@@ -23,8 +23,6 @@ Results go to the listener through the Bolt context: :data:`QUESTION` and :data:
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +34,7 @@ from bot.membership import Members
 from bot.questions import QUESTION, THREAD, Question, classify_message, mention_only, question_of, thread_of
 from core.answer_log import AnswerLog
 from core.config import Settings
+from core.lru import LockedLRU
 
 log = logging.getLogger(__name__)
 
@@ -50,21 +49,14 @@ class RecentThreads:
     reply when the answer log cannot be read."""
 
     def __init__(self, size: int = 10_000) -> None:
-        self._seen: OrderedDict[tuple[str, str], None] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
+        self._seen: LockedLRU[tuple[str, str], bool] = LockedLRU(size)
 
     def add(self, channel: str, thread_ts: str) -> None:
         """Remember a thread the bot answered in."""
-        with self._lock:
-            self._seen[(channel, thread_ts)] = None
-            self._seen.move_to_end((channel, thread_ts))
-            while len(self._seen) > self._size:
-                self._seen.popitem(last=False)
+        self._seen.put((channel, thread_ts), True)
 
     def __contains__(self, key: object) -> bool:
-        with self._lock:
-            return key in self._seen
+        return key in self._seen
 
 
 @dataclass

@@ -305,7 +305,7 @@ class CacheSettings(_Section):
 
     enabled: bool = True
     min_net_upvotes: int = Field(1, ge=1)
-    similarity_threshold: float = Field(0.9, ge=0.0, le=1.0)
+    similarity_threshold: float = Field(0.92, ge=0.0, le=1.0)
     ttl_days: int = Field(90, ge=1)
     expire_interval_s: float = Field(3600.0, gt=0)
 

@@ -13,7 +13,6 @@ import logging
 import re
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +22,7 @@ import numpy as np
 from core.config import EmbeddingSettings
 from core.cpu_share import CpuShare
 from core.errors import ModelLoadError
+from core.lru import LockedLRU
 
 log = logging.getLogger(__name__)
 
@@ -259,8 +259,7 @@ class RecentTexts:
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
+        self._vectors: LockedLRU[tuple[str, str], np.ndarray] = LockedLRU(size)
 
     def embed(self, prompt: str, texts: Sequence[str], compute: Callable[[Sequence[str]], np.ndarray]
               ) -> np.ndarray:
@@ -269,16 +268,11 @@ class RecentTexts:
         if len(texts) != 1:
             return compute(texts)
         key = (prompt, texts[0])
-        with self._lock:
-            hit = self._vectors.get(key)
-            if hit is not None:
-                self._vectors.move_to_end(key)
-                return hit[None, :].copy()
+        hit = self._vectors.get(key)
+        if hit is not None:
+            return hit[None, :].copy()
         out = np.asarray(compute(texts), dtype=np.float32)
-        with self._lock:
-            self._vectors[key] = out[0].copy()
-            while len(self._vectors) > self.size:
-                self._vectors.popitem(last=False)
+        self._vectors.put(key, out[0].copy())
         return out
 
 

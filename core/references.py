@@ -27,11 +27,11 @@ never displaces or reorders a kept passage.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.bm25 import bm25_scores
+from core.lru import LockedLRU
 from core.text import content_terms
 from core.types import Chunk, ScoredChunk
 
@@ -155,7 +155,7 @@ class ReferenceFollower:
     def __init__(self, chunks_of: Callable[[str], list[Chunk]], version_of: Callable[[str], str]) -> None:
         self.chunks_of = chunks_of
         self.version_of = version_of
-        self._cache: OrderedDict[tuple[str, str], list[Chunk]] = OrderedDict()
+        self._cache: LockedLRU[tuple[str, str], list[Chunk]] = LockedLRU(CACHE_DOCUMENTS)
 
     def follow(self, question: str, kept: Sequence[ScoredChunk]) -> list[ScoredChunk]:
         """``kept`` plus the referred table chunks (module doc); ``list(kept)`` when none applies."""
@@ -175,9 +175,4 @@ class ReferenceFollower:
 
     def _chunks(self, path: str) -> list[Chunk]:
         key = (path, self.version_of(path))
-        if key not in self._cache:
-            self._cache[key] = sorted(self.chunks_of(path), key=lambda c: c.ordinal)
-            while len(self._cache) > CACHE_DOCUMENTS:
-                self._cache.popitem(last=False)
-        self._cache.move_to_end(key)
-        return self._cache[key]
+        return self._cache.get_or_compute(key, lambda: sorted(self.chunks_of(path), key=lambda c: c.ordinal))

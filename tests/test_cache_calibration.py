@@ -1,5 +1,6 @@
 """The similarity threshold and the guards against the REAL all-MiniLM-L6-v2 embedder, on the committed
-labelled pairs (tests/data/cache_pairs.yaml): paraphrases hit, near-misses never do."""
+labelled pairs: the invented calibration pairs (tests/data/cache_pairs_invented.yaml) and the held-out
+pairs derived from the dev questions (tests/data/cache_pairs.yaml). Paraphrases hit, near-misses never do."""
 
 from __future__ import annotations
 
@@ -10,14 +11,25 @@ import numpy as np
 import pytest
 
 from core.cache import Miss
-from core.cache.calibration import Pair, ScoredPair, calibrate, evaluate, load_pairs, score_pairs
+from core.cache.calibration import (
+    DEFAULT_PAIRS,
+    HELD_OUT_PAIRS,
+    Pair,
+    ScoredPair,
+    calibrate,
+    evaluate,
+    load_pairs,
+    score_pairs,
+)
 from core.config import EmbeddingSettings, load_config
 from core.embedder import Embedder, SentenceTransformerEmbedder
 from core.types import Answer
 from tests.cache_helpers import GLOSSARY, cache_env
 
 REPO = Path(__file__).resolve().parents[1]
-PAIRS = load_pairs(REPO / "tests" / "data" / "cache_pairs.yaml")
+PAIRS = load_pairs(DEFAULT_PAIRS)
+HELD_OUT = load_pairs(HELD_OUT_PAIRS)
+PAIR_SETS = {"invented": PAIRS, "held_out": HELD_OUT}
 ADVERSARIAL_KINDS = {"plan", "tier", "product", "negation", "number", "contrast", "scope"}
 THRESHOLD = load_config(REPO / "config.yaml").cache.similarity_threshold
 
@@ -43,7 +55,7 @@ class BatchedEmbedder:
 @pytest.fixture(scope="module")
 def minilm() -> Iterator[Embedder]:
     real = SentenceTransformerEmbedder(EmbeddingSettings())
-    yield BatchedEmbedder(real, [t for p in PAIRS for t in (p.cached, p.asked)])
+    yield BatchedEmbedder(real, [t for p in [*PAIRS, *HELD_OUT] for t in (p.cached, p.asked)])
 
 
 def test_calibrate_picks_lowest_threshold_with_target_precision() -> None:
@@ -55,16 +67,32 @@ def test_calibrate_picks_lowest_threshold_with_target_precision() -> None:
     assert evaluate(scored, 0.86).recall == 0.5
 
 
-def test_committed_adversarial_set_has_at_least_30_pairs() -> None:
-    kinds = [p.kind for p in PAIRS if not p.same and p.kind in ADVERSARIAL_KINDS]
+@pytest.mark.parametrize("name", sorted(PAIR_SETS))
+def test_committed_adversarial_set_has_at_least_30_pairs_of_every_kind(name: str) -> None:
+    kinds = [p.kind for p in PAIR_SETS[name] if not p.same and p.kind in ADVERSARIAL_KINDS]
     assert len(kinds) >= 30
-    assert {"plan", "negation", "number", "scope", "product"} <= set(kinds)
+    assert set(kinds) == ADVERSARIAL_KINDS
 
 
-def test_configured_threshold_has_99_percent_precision_on_committed_pairs(minilm: Embedder) -> None:
-    point = evaluate(score_pairs(PAIRS, minilm, GLOSSARY), THRESHOLD)
+def test_invented_pairs_share_no_question_with_the_dev_derived_pairs() -> None:
+    def texts(pairs: Sequence[Pair]) -> set[str]:
+        return {t.lower() for p in pairs for t in (p.cached, p.asked)}
+
+    assert texts(PAIRS) & texts(HELD_OUT) == set()
+
+
+def test_configured_threshold_is_the_one_calibrated_on_the_invented_pairs(minilm: Embedder) -> None:
+    threshold, _ = calibrate(score_pairs(PAIRS, minilm, GLOSSARY))
+    assert threshold == THRESHOLD
+
+
+@pytest.mark.parametrize(("name", "min_recall"), [("invented", 0.18), ("held_out", 0.70)])
+def test_configured_threshold_has_99_percent_precision_on_committed_pairs(
+        name: str, min_recall: float, minilm: Embedder) -> None:
+    """Recall floors hold the measured values of docs/cache-calibration.md (0.184 and 0.700)."""
+    point = evaluate(score_pairs(PAIR_SETS[name], minilm, GLOSSARY), THRESHOLD)
     assert point.precision >= 0.99
-    assert point.recall >= 0.7
+    assert point.recall >= min_recall
 
 
 def test_paraphrase_of_cached_question_hits_with_minilm(tmp_path: Path, minilm: Embedder) -> None:
@@ -76,10 +104,11 @@ def test_paraphrase_of_cached_question_hits_with_minilm(tmp_path: Path, minilm: 
     assert isinstance(hit, Answer) and hit.details["cache_id"] == "a1"
 
 
-def test_near_misses_never_hit_with_minilm(tmp_path: Path, minilm: Embedder) -> None:
+@pytest.mark.parametrize("name", sorted(PAIR_SETS))
+def test_near_misses_never_hit_with_minilm(name: str, tmp_path: Path, minilm: Embedder) -> None:
     env = cache_env(tmp_path, embedder=minilm, threshold=THRESHOLD)
     false_hits = []
-    for n, pair in enumerate(p for p in PAIRS if not p.same):
+    for n, pair in enumerate(p for p in PAIR_SETS[name] if not p.same):
         env.admit(f"n{n}", pair.cached, scope=pair.cached_scope)
         result = env.cache.lookup(pair.asked, scope=pair.asked_scope)
         if not isinstance(result, Miss):

@@ -71,3 +71,30 @@ def test_strict_contrast_one_sided_qualifier_is_a_miss() -> None:
 def test_scope_key_ignores_order_and_duplicates() -> None:
     assert scope_key(["hr/**", "insurance/**", "hr/**"]) == scope_key(["insurance/**", "hr/**"])
     assert scope_key([]) == scope_key(["**"]) != scope_key(["hr/**"])
+
+
+def test_over_vs_under_an_amount_with_a_currency_is_a_miss() -> None:
+    assert guard("Is a taxi receipt needed under €40?", "Is a taxi receipt needed over €40?") == "contrast"
+
+
+def test_up_to_vs_at_least_is_a_miss() -> None:
+    assert guard("Is the bike subsidy up to 300 euros?",
+                 "Is the bike subsidy at least 300 euros?") == "contrast"
+
+
+def test_per_day_vs_per_month_is_a_miss() -> None:
+    assert guard("Is the parking allowance 12 euros per day?",
+                 "Is the parking allowance 12 euros per month?") == "contrast"
+
+
+def test_daily_and_per_day_are_the_same_period() -> None:
+    assert guard("What is the daily parking allowance?", "What parking allowance do I get per day?") is None
+
+
+def test_unpaid_flips_polarity() -> None:
+    assert guard("How long is paid sabbatical leave?", "How long is unpaid sabbatical leave?") == "negation"
+
+
+def test_individual_matches_its_plural() -> None:
+    assert guard("What is the dental limit for an individual?",
+                 "For individuals, what is the dental limit?") is None

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -48,6 +47,7 @@ from core.answer.table_cells import identifier_in_table, typed_row
 from core.bm25 import bm25_scores, idf, scaled
 from core.embedder import Embedder
 from core.llm.base import GenerationRequest
+from core.lru import LockedLRU
 from core.query.definition import defined_term
 from core.query.exact import extract_terms
 from core.text import content_terms, normalise_numbers, quantities, terms
@@ -138,7 +138,7 @@ class EvidenceFinder:
         self.stored = stored
         self.glossary = dict(glossary or {})
         self.translator = translator
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._vectors: LockedLRU[str, np.ndarray] = LockedLRU(VECTOR_CACHE)
 
     def find(self, request: GenerationRequest) -> Evidence:
         """The :class:`Evidence` for ``request`` (never raises on odd text; empty without sources)."""
@@ -174,10 +174,10 @@ class EvidenceFinder:
         lexical = round(lexical_binding(focus, " ".join([*texts, section]), bags, self.glossary), 4)
         if self.embedder is None:
             return {"focus": lexical, "focus_sim": lexical}
-        todo = [t for t in texts if t not in self._vectors]
+        cached = {t: self._vectors.get(t) for t in texts}  # one read each: another thread may evict
+        todo = [t for t in texts if cached[t] is None]
         vecs = _unit_rows(self.embedder.embed([focus.phrase, *todo]))
-        known = {t: self._vectors[t] for t in texts if t in self._vectors}
-        unit_vecs = [*known.values(), *vecs[1:]]
+        unit_vecs = [*(v for v in cached.values() if v is not None), *vecs[1:]]
         best = max(float(vecs[0] @ v) for v in unit_vecs)
         return {"focus": lexical, "focus_sim": round(max(0.0, best), 4)}
 
@@ -221,21 +221,20 @@ class EvidenceFinder:
         the rest embedded in one call with the question."""
         if self.embedder is None:
             return None
-        todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        known = {t: v for t in dict.fromkeys(texts) if (v := self._vectors.get(t)) is not None}
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
         if todo and self.stored is not None:
-            todo = self._from_store(request, units, texts, todo)
+            todo = self._from_store(request, units, texts, todo, known)
         vecs = _unit_rows(self.embedder.embed([request.question, *todo]))
         for text, vec in zip(todo, vecs[1:], strict=True):
-            self._vectors[text] = vec
-        for t in texts:
-            self._vectors.move_to_end(t)
-        while len(self._vectors) > VECTOR_CACHE:
-            self._vectors.popitem(last=False)
-        return np.asarray([float(self._vectors[t] @ vecs[0]) for t in texts], dtype=np.float32)
+            self._vectors.put(text, vec)
+            known[text] = vec
+        return np.asarray([float(known[t] @ vecs[0]) for t in texts], dtype=np.float32)
 
     def _from_store(self, request: GenerationRequest, units: Sequence[Unit], texts: Sequence[str],
-                    todo: list[str]) -> list[str]:
-        """Put the stored vectors of ``todo``'s texts into the LRU; returns the texts still missing."""
+                    todo: list[str], known: dict[str, np.ndarray]) -> list[str]:
+        """Put the stored vectors of ``todo``'s texts into the LRU and ``known``; returns the texts
+        still missing."""
         assert self.stored is not None
         wanted = set(todo)
         chunks = {request.sources[u.source - 1].chunk.chunk_id: request.sources[u.source - 1].chunk
@@ -250,8 +249,9 @@ class EvidenceFinder:
         dim = (self.embedder.dimension,)  # a vector of another shape is never used (a damaged row)
         for t in todo:
             if t in found and np.shape(found[t]) == dim:
-                self._vectors[t] = np.asarray(found[t], dtype=np.float32)
-        return [t for t in todo if t not in self._vectors]
+                known[t] = np.asarray(found[t], dtype=np.float32)
+                self._vectors.put(t, known[t])
+        return [t for t in todo if t not in known]
 
 
 def quotable_units(request: GenerationRequest) -> list[Unit]:

@@ -1,14 +1,17 @@
 """Calibrating the cache's similarity threshold on labelled question pairs.
 
-Pairs (tests/data/cache_pairs.yaml) are a cached question and an asked one, labelled ``same`` (a
-paraphrase: serving the cached answer is right) or ``different`` (a near-miss: it would be wrong).
+Pairs are a cached question and an asked one, labelled ``same`` (a paraphrase: serving the cached
+answer is right) or ``different`` (a near-miss: it would be wrong). The threshold is calibrated on
+invented pairs (tests/data/cache_pairs_invented.yaml, :data:`DEFAULT_PAIRS`); the pairs derived from
+the dev questions (tests/data/cache_pairs.yaml, :data:`HELD_OUT_PAIRS`) are only a held-out check, so
+the threshold is not tuned to the dev set.
 A pair is *served* at threshold t when cosine similarity ≥ t and every guard passes. Precision =
 served same / served; recall = served same / all same. The calibrated threshold is the smallest t on a
 0.01 grid from which precision stays ≥ the target (0.99) for every higher t — so one noisy grid point
 cannot pick it. Similarity-only precision (guards off) is reported beside it.
 
-Run ``python -m core.cache.calibration [pairs.yaml]`` to print the markdown report recorded in
-docs/cache-calibration.md (loads the real embedding model from config defaults).
+Run ``python -m core.cache.calibration [pairs.yaml [held_out.yaml ...]]`` to print the report
+recorded in docs/cache-calibration.md (loads the real embedding model from config defaults).
 """
 
 from __future__ import annotations
@@ -25,7 +28,11 @@ import yaml
 from core.cache.guards import failed_guard, scope_key, signature
 from core.embedder import Embedder, embed_queries
 
-DEFAULT_PAIRS = Path(__file__).resolve().parents[2] / "tests" / "data" / "cache_pairs.yaml"
+_DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+DEFAULT_PAIRS = _DATA / "cache_pairs_invented.yaml"
+"""The calibration pairs: invented policy questions, not derived from the dev questions."""
+HELD_OUT_PAIRS = _DATA / "cache_pairs.yaml"
+"""The held-out check: pairs derived from the dev questions and corpus facts (never calibrated on)."""
 GRID = tuple(round(0.5 + 0.01 * i, 2) for i in range(50))
 """Candidate thresholds 0.50 … 0.99."""
 
@@ -161,30 +168,53 @@ def report(scored: Sequence[ScoredPair], threshold: float, curve: Sequence[Point
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print the calibration report for the pairs file (argv[0]) with the default (real) embedder."""
+    """Calibrate on the pairs file argv[0] (default :data:`DEFAULT_PAIRS`) with the default (real)
+    embedder, print the report, then each held-out file (argv[1:], default :data:`HELD_OUT_PAIRS`)
+    at the chosen threshold and at the configured one."""
     from core.config import load_config
     from core.embedder import make_embedder
 
     args = list(sys.argv[1:] if argv is None else argv)
     path = Path(args[0]) if args else DEFAULT_PAIRS
-    pairs = load_pairs(path)
+    held_out = [Path(a) for a in args[1:]] or ([HELD_OUT_PAIRS] if path != HELD_OUT_PAIRS else [])
     settings = load_config()  # ./config.yaml when present (its retrieval.glossary), else defaults
     embedder = make_embedder(settings.embedding)
-    scored = score_pairs(pairs, embedder, settings.retrieval.glossary)
+    glossary = settings.retrieval.glossary
+    scored = score_pairs(load_pairs(path), embedder, glossary)
     threshold, curve = calibrate(scored)
-    chosen = evaluate(scored, threshold)
-    n_same = sum(p.same for p in pairs)
-    print(f"pairs={len(pairs)} same={n_same} different={len(pairs) - n_same} model={embedder.model_id}")
-    print(f"threshold={threshold:.2f} precision={chosen.precision:.3f} recall={chosen.recall:.3f}")
+    configured = settings.cache.similarity_threshold
+    print(f"calibration pairs: {path.name} model={embedder.model_id}")
+    print(_summary(scored, threshold, "calibrated"))
+    print(_summary(scored, configured, "configured"))
     cv = cross_validate(scored)
     print(f"leave-one-group-out: precision={cv.precision:.3f} recall={cv.recall:.3f} "
           f"false hits={cv.false_hits}")
     print(report(scored, threshold, curve))
+    for other in held_out:
+        held = score_pairs(load_pairs(other), embedder, glossary)
+        print(f"held out: {other.name}\n{_summary(held, threshold, 'calibrated')}\n"
+              f"{_summary(held, configured, 'configured')}")
+    print("\n".join(_pair_lines(scored)))
+    return 0
+
+
+def _pair_lines(scored: Sequence[ScoredPair]) -> list[str]:
+    """Every pair, most similar first: similarity, label, failed guard, the two questions."""
+    out = []
     for s in sorted(scored, key=lambda s: -s.similarity):
         flag = "SAME" if s.pair.same else f"DIFF/{s.pair.kind}"
-        print(f"{s.similarity:.3f} {flag:14} guard={s.guard!s:9} {s.pair.cached[:60]!r} ~ "
-              f"{s.pair.asked[:60]!r}")
-    return 0
+        out.append(f"{s.similarity:.3f} {flag:14} guard={s.guard!s:9} {s.pair.cached[:60]!r} ~ "
+                   f"{s.pair.asked[:60]!r}")
+    return out
+
+
+def _summary(scored: Sequence[ScoredPair], threshold: float, label: str) -> str:
+    """One line: pair counts and precision / recall / false hits at ``threshold``."""
+    n_same = sum(s.pair.same for s in scored)
+    p = evaluate(scored, threshold)
+    return (f"  {label} {threshold:.2f}: pairs={len(scored)} same={n_same} different={len(scored) - n_same} "
+            f"precision={p.precision:.3f} recall={p.recall:.3f} served={round(p.recall * n_same)} "
+            f"false hits={p.false_hits}")
 
 
 if __name__ == "__main__":

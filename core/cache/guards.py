@@ -6,9 +6,10 @@ vs "not covered", "30 days" vs "60 days"). A cached answer is served only when e
 - ``numbers``: the same quantities with compatible units (:mod:`core.cache.numbers`).
 - ``names``: the same plan / product / tier names: "Plan A"-style identifiers, capitalised names and
   tier words ("Imperial" vs "Imperial Plus"), compared case-insensitively by occurrence count.
-- ``negation``: the same negation polarity (parity of negation cues: not, no, never, excluded, ...).
-- ``contrast``: no opposing qualifiers (maximum/minimum, before/after, in-/out-patient, cashless/
-  reimbursement, domestic/international, normal/caesarean, ...).
+- ``negation``: the same negation polarity (parity of negation cues: not, no, never, excluded, unpaid,
+  ...).
+- ``contrast``: no opposing qualifiers (maximum/minimum, up to/at least, over/under an amount,
+  before/after, per day/per week, in-/out-patient, cashless/reimbursement, domestic/international, ...).
 - ``scope``: the same folder scope (compared by the caller on canonical scope keys).
 
 Abbreviations are expanded with the retrieval glossary first ("NCD" -> "no claim discount"), so an
@@ -47,11 +48,16 @@ scheme act company employee employees hr question questions rs inr usd chf eur g
 COMMON = frozenset(_COMMON_WORDS.split())
 _NEGATION = re.compile(
     r"\b(not|no|never|none|nothing|nobody|neither|nor|cannot|without|non|excluded|exclude|excludes|"
-    r"excluding|exclusion|exclusions|except|prohibited|forbidden|disallowed|ineligible|uncovered|"
+    r"excluding|exclusion|exclusions|except|prohibited|forbidden|disallowed|ineligible|uncovered|unpaid|"
     r"isn't|aren't|wasn't|weren't|don't|doesn't|didn't|won't|can't|couldn't|shouldn't|wouldn't|"
     r"haven't|hasn't)\b")
 _NUM_WORD = rf"(?:\d|{'|'.join(sorted(SMALL_NUMBERS, key=len, reverse=True))})"
 """A number after "over"/"under" ("over thirty"): digits or a number word (:mod:`core.text`)."""
+_AMOUNT = rf"(?:[$€£₹]\s?|(?:rs|inr|usd|eur|gbp|chf)\.?\s)?{_NUM_WORD}"
+"""A number with an optional currency in front ("over $25", "under USD 50")."""
+_PERIODS = (("day", "daily|per diem"), ("night", "nightly"), ("week", "weekly"), ("month", "monthly"),
+            ("year", "yearly|annual|annually|per annum"))
+"""Rate periods ("per day" vs "per week", "daily" vs "monthly"): a lenient contrast group."""
 CONTRASTS: tuple[tuple[bool, tuple[str, ...]], ...] = (
     # (strict, poles). strict: both questions must name the same poles (naming none is a pole too);
     # lenient: a conflict only when both name poles and they differ.
@@ -63,14 +69,15 @@ CONTRASTS: tuple[tuple[bool, tuple[str, ...]], ...] = (
     (True, (r"\bprimary\b", r"\bsecondary\b", r"\btertiary\b")),
     (True, (r"\bdonors?\b", r"\brecipients?\b")),
     (True, (r"\b(male|men|man|father|husband)\b", r"\b(female|women|woman|mother|wife)\b")),
-    (True, (r"\bindividual\b", r"\b(family floater|floater)\b")),
-    (False, (r"\b(maximum|max|most|highest|upper limit|ceiling|at most)\b",
+    (True, (r"\bindividuals?\b", r"\b(family floater|floater)\b")),
+    (False, (r"\b(maximum|max|most|highest|upper limit|ceiling|at most|up to|no more than)\b",
              r"\b(minimum|min|least|lowest|at least)\b")),
     (False, (r"\b(before|prior to)\b", r"\b(after)\b")),
     (False, (rf"\b(more than|greater than|longer than|above|exceeds?|exceeding|or more|or above|or older|"
-             rf"over {_NUM_WORD})",
+             rf"over {_AMOUNT})",
              rf"\b(less than|fewer than|shorter than|below|lower than|or less|or fewer|or under|or below|"
-             rf"or younger|under {_NUM_WORD})")),
+             rf"or younger|under {_AMOUNT})")),
+    (False, tuple(rf"(?<![\w-])(per|a|an|each|every)\s+{unit}\b|\b{adj}\b" for unit, adj in _PERIODS)),
     (False, (r"\b(increase[sd]?|raise[sd]?)\b", r"\b(decrease[sd]?|reduce[sd]?|lower(ed)?)\b")),
     (False, (r"\b(approved?|accepted|admitted|granted)\b", r"\b(rejected?|declined|denied|repudiated)\b")),
     (False, (r"\b(new|newly)\b", r"\b((?<!pre-)(?<!pre )existing|renewal|renewed|renewing)\b")),

@@ -19,10 +19,10 @@ from __future__ import annotations
 import mmap
 import struct
 import zlib
-from collections import OrderedDict
 from pathlib import Path
 
 from core.errors import PolicybotError
+from core.lru import LockedLRU
 
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _B64 = {c: i for i, c in enumerate(B64)}
@@ -63,7 +63,7 @@ class DictzipText:
             raise DictionaryError(f"cannot read dictionary text {path}: {exc}") from None
         self._data = mapped if path.suffix == ".dz" else None
         self._plain = None if path.suffix == ".dz" else mapped
-        self._chunks: OrderedDict[int, bytes] = OrderedDict()
+        self._chunks: LockedLRU[int, bytes] = LockedLRU(CHUNK_CACHE)
         if self._data is not None:
             self._chunk_len, self._starts = _chunk_table(self._data, path)
 
@@ -77,18 +77,14 @@ class DictzipText:
         return raw[start:start + length].decode("utf-8", "replace")
 
     def _chunk(self, i: int) -> bytes:
-        if i in self._chunks:
-            self._chunks.move_to_end(i)
-            return self._chunks[i]
+        return self._chunks.get_or_compute(i, lambda: self._inflate(i))
+
+    def _inflate(self, i: int) -> bytes:
         assert self._data is not None
         if i + 1 >= len(self._starts):
             return b""
         piece = self._data[self._starts[i]:self._starts[i + 1]]
-        text = zlib.decompressobj(-15).decompress(piece)
-        self._chunks[i] = text
-        while len(self._chunks) > CHUNK_CACHE:
-            self._chunks.popitem(last=False)
-        return text
+        return zlib.decompressobj(-15).decompress(piece)
 
 
 def _chunk_table(data: mmap.mmap, path: Path) -> tuple[int, list[int]]:

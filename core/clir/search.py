@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +31,7 @@ from pathlib import Path
 from core.clir.dictd import DictdDictionary, DictionaryError
 from core.clir.translate import DictionaryTranslator, QueryTranslation, Vocabulary
 from core.language import question_language
+from core.lru import LockedLRU
 from core.store import Store, path_filter, row_chunk
 from core.store_schema import fts_column
 from core.types import Chunk
@@ -121,7 +122,7 @@ class CrossLanguage:
         self.store = store
         self.translator = translator
         self.max_scope_chunks = max_scope_chunks
-        self._indexes: OrderedDict[frozenset[tuple[str, str]], ScopeIndex] = OrderedDict()
+        self._indexes: LockedLRU[frozenset[tuple[str, str]], ScopeIndex] = LockedLRU(INDEXES)
 
     def translate(self, question: str, paths: Sequence[str]) -> CrossQuery | None:
         """``question`` in the one language of the documents ``paths`` when it differs from the
@@ -147,9 +148,10 @@ class CrossLanguage:
 
     def _index(self, key: frozenset[tuple[str, str]]) -> ScopeIndex:
         """The scope index of the documents of ``key`` (cached until one of them changes)."""
-        if key in self._indexes:
-            self._indexes.move_to_end(key)
-            return self._indexes[key]
+        return self._indexes.get_or_compute(key, lambda: self._build_index(key))
+
+    def _build_index(self, key: frozenset[tuple[str, str]]) -> ScopeIndex:
+        """Read the chunks of ``key``'s documents and index them (no caching)."""
         where = path_filter(sorted(p for p, _ in key))
         try:
             rows = self.store.chunk_rows(where=where, columns=[*CHUNK_COLUMNS, "context", "indexed_text",
@@ -157,11 +159,7 @@ class CrossLanguage:
         except Exception:  # a table written before contextual chunks / page breaks (schema < 7)
             rows = self.store.chunk_rows(where=where, columns=list(CHUNK_COLUMNS))
         column = fts_column(rows[0].keys()) if rows else "text"
-        index = ScopeIndex([(row_chunk(r), str(r.get(column) or r["text"])) for r in rows])
-        self._indexes[key] = index
-        while len(self._indexes) > INDEXES:
-            self._indexes.popitem(last=False)
-        return index
+        return ScopeIndex([(row_chunk(r), str(r.get(column) or r["text"])) for r in rows])
 
 
 def find_dictionaries(folder: Path) -> dict[tuple[str, str], DictdDictionary]:

@@ -43,7 +43,6 @@ import logging
 import math
 import re
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -53,6 +52,7 @@ from core.bm25 import bm25_scores as bm25_scores_raw
 from core.bm25 import scaled
 from core.calibration import load_calibration
 from core.embedder import Embedder, embed_queries
+from core.lru import LockedLRU
 from core.query.exact import exact_match_boost
 from core.rerank.base import rescore, words
 from core.rerank.cross_encoder import passage_text
@@ -193,7 +193,7 @@ class OfflineReranker:
         self._embedder = embedder
         self.fallback_reason = fallback_reason
         self.name = f"offline:features({embedder.model_id})"
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache: LockedLRU[str, np.ndarray] = LockedLRU(CACHE_SIZE)
 
     def rerank(self, question: str, candidates: list[ScoredChunk], keep: int) -> list[ScoredChunk]:
         """Score candidates by the weighted features of :data:`WEIGHTS`, Platt-scaled when calibrated;
@@ -226,21 +226,17 @@ class OfflineReranker:
         if not missing:
             return [min(1.0, max(0.0, c.scores["vector"])) for c in candidates]
         keys = [candidates[i].chunk.text_hash or passages[i] for i in missing]
-        todo = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        known = {k: v for k in dict.fromkeys(keys) if (v := self._cache.get(k)) is not None}
+        todo = [k for k in dict.fromkeys(keys) if k not in known]
         texts = {k: passages[i] for i, k in zip(missing, keys, strict=True)}
         q = _unit(embed_queries(self._embedder, [question]))[0]
         if todo:
             for k, v in zip(todo, _unit(self._embedder.embed([texts[k] for k in todo])), strict=True):
-                self._remember(k, v)
-        found = {i: float(self._cache[k] @ q) for i, k in zip(missing, keys, strict=True)}
+                self._cache.put(k, v)
+                known[k] = v
+        found = {i: float(known[k] @ q) for i, k in zip(missing, keys, strict=True)}
         return [min(1.0, max(0.0, found[i] if i in found else c.scores["vector"]))
                 for i, c in enumerate(candidates)]
-
-    def _remember(self, key: str, vec: np.ndarray) -> None:
-        self._cache[key] = vec
-        self._cache.move_to_end(key)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
 
 
 def _unit(vecs: np.ndarray) -> np.ndarray:
