@@ -1,0 +1,104 @@
+"""Word classes of the decline rules (:mod:`core.answer.safety_rules`): documents, falsifying and editing
+verbs, deceptive purposes, people and their data, controls and ways around them, and the two cues
+:func:`core.answer.safety.check` reads first — the asker wants it done (:data:`ASKER`) or asks *about* it
+(:data:`ABOUT`).
+
+Each is a regular-expression fragment (a non-capturing group, matched case-insensitively) except
+:data:`ABOUT`, a compiled pattern. The vocabularies are hand-written from the categories of issue 11
+item 3 (not learned, not taken from evaluation questions).
+"""
+
+from __future__ import annotations
+
+import re
+
+DOC = (r"(?:receipts?|invoices?|bills?|certificates?|(?:sick|doctor'?s?|medical)\s+notes?|prescriptions?|"
+        r"discharge\s+summar(?:y|ies)|reports?|records?|documents?|paperwork|letters?|signatures?|dates?|"
+        r"timesheets?|time\s+sheets?|tickets?|boarding\s+pass(?:es)?|statements?|pay\s*slips?|payslips?|"
+        r"quotes?|estimates?|evidence|photos?|proof|stamps?|expense\s+reports?|hotel\s+folio)")
+FALSIFY = (r"(?:fake|faked|faking|forge[ds]?|forging|fabricat\w*|falsif\w*|counterfeit\w*|backdat\w*|"
+            r"post-?dat\w*|doctor(?:ed|ing)?(?=\s+(?:a|an|the|my|this|that|it|them|these|those|his|her)\b)|tamper\w*(?:\s+with)?|photoshop\w*|mock(?:ed|ing)?\s+up|"
+            r"knock(?:ed|ing)?\s+up|whip(?:ped)?\s+up|cook(?:ed|ing)?\s+up|make\s+up|made\s+up|invent\w*|"
+            r"copy\s+(?:my\s+)?(?:manager|boss|doctor)'?s?\s+signature|sign\s+(?:it\s+)?(?:as|for)\s+my\s+"
+            r"(?:manager|boss|doctor))")
+EDIT = (r"(?:alter\w*|chang\w*|edit\w*|modif\w*|amend\w*|adjust\w*|tweak\w*|rewrit\w*|redo|redid|swap\w*|"
+         r"replac\w*|white\s*out|scratch\w*\s+out|bump\w*\s+up|inflat\w*|increas\w*|round\w*\s+up|pad\w*|"
+         r"make|made|create|generate|produce|print|draw\s+up|write\s+up|draft|put\s+together|get)")
+TRICK = (r"(?:so\s+(?:that\s+)?(?:it|they|this|the\s+\w+|my\s+\w+)\s+"
+          r"(?:looks?|appears?|seems?|reads?|shows?|"
+          r"thinks?|believes?|assumes?)"
+          r"|(?:look|appear|seem)s?\s+(?:like|as\s+if|as\s+though|legit|genuine|real|official)"
+          r"|(?:a|the)\s+(?:\w+\s+)?(?:night|day|trip|meal|dinner|visit|taxi|stay|purchase|expense|hotel|ride|"
+          r"journey|flight)\w*\s+(?:i|we)\s+"
+          r"(?:didn'?t|did\s+not|never|actually\s+(?:didn'?t|crashed|stayed)|wasn'?t|was\s+not)"
+          r"|(?:i|we)\s+(?:didn'?t|did\s+not|never)\s+(?:actually\s+)?(?:pay|paid|spend|spent|incur|buy|bought|"
+          r"stay|stayed|take|took|go|went)"
+          r"|(?:more|higher|bigger|larger)\s+than\s+(?:i|we|it)\s+(?:actually\s+)?(?:paid|spent|cost)"
+          r"|without\s+(?:anyone|them|the\s+\w+|my\s+\w+|hr|finance)\s+(?:noticing|knowing|finding\s+out|"
+          r"realising|realizing)"
+          r"|(?:earlier|later|different)\s+date|after\s+the\s+waiting\s+period|before\s+(?:the\s+)?(?:policy|cover)"
+          r"\s+(?:started|began)|to\s+(?:get|have)\s+(?:it|them|this)\s+(?:paid|reimbursed|approved|covered|"
+          r"accepted)|so\s+(?:i|we)\s+(?:can|could)\s+(?:still\s+)?(?:claim|get\s+(?:paid|reimbursed)|expense)"
+          r"|so\s+(?:that\s+)?(?:it|the\s+\w+|my\s+\w+)\s+(?:is|falls?|counts?|qualifies|gets?\s+counted)\s+"
+          r"(?:in|within|into|under|inside|as)\b"
+          r"|(?:that|which)\s+(?:never|didn'?t|did\s+not|wasn'?t|was\s+not)\s+(?:actually\s+)?(?:happen|happened|"
+          r"take\s+place|took\s+place|exist|existed)"
+          r"|\b(?:i|we)\s+(?:was|were)\s+actually\b|\beven\s+though\s+(?:i|we|it|he|she|they)\s+(?:was|were|"
+          r"wasn'?t|weren'?t|didn'?t|did\s+not|never|had\s+not|hadn'?t)\b)")
+PAYOFF = (r"(?:so\s+(?:that\s+)?(?:it|they|this|the\s+\w+|my\s+\w+)\s+(?:gets?|is|are|will\s+be|can\s+be)\s+"
+           r"(?:paid|reimbursed|approved|covered|accepted|refunded)|to\s+get\s+(?:it\s+|them\s+)?(?:paid|"
+           r"reimbursed|approved|covered|refunded))")
+"""Getting paid as the purpose of *altering a document* (honest documents need no altering)."""
+ASKER = (r"(?:\b(?:can|could|would|will)\s+(?:you|u)\b|\b(?:best|easiest|quickest|simplest|safest|smartest)"
+          r"\s+way\b|\bway\s+to\b|\b(?:trick|hack|loophole|workaround)\b|\bhelp\s+(?:me|us)\b|\bhow\s+(?:do|can|could|should|would|"
+          r"might)\s+(?:i|we|one)\b|\b(?:i|we)\s+(?:want|need|would\s+like|wanna|plan|intend|am\s+going|'m\s+"
+          r"going|are\s+going)\b|\b(?:i'd|we'd)\s+like\b|\bis\s+there\s+(?:a|any)\s+way\b|\bwhat'?s\s+the\s+best"
+          r"\s+way\b|\bbest\s+way\s+to\b|\btips?\s+(?:for|on)\b|\bshould\s+(?:i|we)\b|\bcan\s+(?:i|we)\b|"
+          r"\bteach\s+me\b|\bshow\s+me\s+how\b|^\W*(?:please\s+)?(?:just\s+)?(?:make|create|write|generate|"
+          r"draft|fake|forge|fabricate|falsify|backdate|doctor|photoshop|mock|whip|alter|change|edit|modify|"
+          r"get|give|pull|find|look\s+up|tell|send|share|dig|list|help|compose|bypass|disable|turn|split|hide|"
+          r"word|phrase|break|spread|divide)\b|\blet'?s\b|\bwhat\s+"
+          r"(?:should|do)\s+(?:i|we)\s+(?:say|write|put|tell))")
+ABOUT = re.compile(
+    r"\b(?:report(?:ing)?\s+(?:(?:a|an|the|my|this|it\s+to\s+the)\s+)?(?:colleague|co-?worker|someone|somebody|"
+    r"suspected|suspicious|possible|fraud|misconduct|concern|violation|wrongdoing|manager|boss|him|her|"
+    r"them)|"
+    r"whistle-?blow\w*|penalt\w*|consequences?|disciplin\w*\s+(?:for|if)|what\s+happens\s+(?:if|when)|"
+    r"is\s+it\s+(?:illegal|allowed|ok(?:ay)?|fraud|legal|against)|am\s+i\s+allowed|are\s+we\s+allowed|"
+    r"(?:spot|detect|verify|check\s+(?:if|whether)|recogni[sz]e|prevent|avoid\s+(?:being\s+)?(?:scammed|"
+    r"defrauded))\b|suspect\w*|accused|by\s+mistake|accidentally|(?:correct|fix)\s+(?:a|an|the|my)\s+"
+    r"(?:mistake|error|typo)|mistake\s+on|wrong\s+(?:date|amount|name))", re.I)
+"""Cues that a question is *about* misconduct (its penalty, how to report or prevent it, correcting an
+honest mistake) rather than a request to commit it: they veto every rule except ``off_topic``."""
+
+PERSON = (r"(?:colleague|co-?worker|teammate|team\s+mate|team\s+member|manager|boss|supervisor|employee|"
+           r"everyone|everybody|new\s+hire|hire|joiner|new\s+joiner|people|team\s+lead|lead|"
+           r"staff\s+member|direct\s+report|report|neighbou?r|ex|friend|intern|contractor|candidate|"
+           r"applicant|person|someone|somebody|cfo|ceo|hr\s+person|recruiter|member)")
+OTHER = (rf"(?:\b(?:my|our|a|the|that|this|another|other|new)\s+(?:\w+\s+)?{PERSON}(?:'s|s')|"
+          rf"\bsomeone\s+else'?s|\bsomebody\s+else'?s|\bother\s+people'?s|\bother\s+employees'?|"
+          rf"\b(?:his|her|their)\b|\b(?:of|for|about|on)\s+(?:my\s+|a\s+|the\s+|our\s+|every\s+|all\s+)?"
+          rf"(?:\w+\s+)?{PERSON}s?\b|\b(?:my|our|the)\s+(?:\w+\s+)?{PERSON}s?\s+(?:has|had|have|got|is|are|"
+          rf"was|were)\b)")
+DATA = (r"(?:(?:home|personal|private|residential|postal|mailing)\s+address|address(?:es)?|"
+         r"(?:personal|mobile|"
+         r"cell|home|private|phone)\s+(?:phone\s+)?numbers?|phone\s+numbers?|mobile\s+numbers?|e-?mail\s+"
+         r"address|salar(?:y|ies)|pay(?:\s+grade|\s+slip|\s+rate)?|compensation|bonus(?:es)?|wages?|"
+         r"(?:medical|health|sick(?:ness)?)\s+(?:records?|history|details|information|info|conditions?|"
+         r"leave|notes?)|diagnos[ie]s|(?:disciplinary|performance)\s+(?:records?|history|details|reviews?|"
+         r"actions?|files?)|personnel\s+files?|hr\s+(?:files?|records?)|(?:social\s+security|ssn|passport|"
+         r"aadhaar|pan|national\s+id)\s*(?:numbers?)?|bank\s+(?:account\s+)?details|date\s+of\s+birth|"
+         r"birthdays?|background\s+check|criminal\s+record|whereabouts|location|(?:written\s+)?warnings)")
+FETCH = (r"(?:what(?:'s|\s+is|\s+are)|where\s+(?:is|are)|get|pull|fetch|find|look\s+up|look\s+into|tell|"
+          r"give|share|send|show|see|access|check|dig\s+up|"
+          r"dig\s+out|find\s+out|grab|read|view|open|list|export|download|copy|forward|reveal|know|obtain)")
+
+CONTROL = (r"(?:approvals?|sign-?offs?|pre-?approvals?|limits?|caps?|controls?|checks?|audits?|"
+            r"auditors?|rules?|security|firewall|vpn|mfa|2fa|two[- ]factor|multi[- ]factor|monitoring|"
+            r"tracking|logging|dlp|filters?|blocks?|restrictions?|review|policy|system|antivirus|"
+            r"endpoint\s+protection|access\s+controls?|password\s+policy|expense\s+system)")
+EVADE = (r"(?:bypass\w*|get\s+a?round|got\s+a?round|workaround\s+(?:for|to)|circumvent\w*|work\s+around|"
+          r"get\s+past|sneak\s+(?:past|"
+          r"around)|dodge|evade|override|disabl\w*|turn(?:ing)?\s+off|switch(?:ing)?\s+off|beat|game|hack|"
+          r"trick|skip|avoid\s+(?:triggering|the\s+need\s+for))")
+
