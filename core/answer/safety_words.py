@@ -25,9 +25,9 @@ EDIT = (r"(?:alter\w*|chang\w*|edit\w*|modif\w*|amend\w*|adjust\w*|tweak\w*|rewr
          r"replac\w*|white\s*out|scratch\w*\s+out|bump\w*\s+up|inflat\w*|increas\w*|round\w*\s+up|pad\w*|"
          r"make|made|create|generate|produce|print|draw\s+up|write\s+up|draft|put\s+together|get)")
 TRICK = (r"(?:so\s+(?:that\s+)?(?:it|they|this|the\s+\w+|my\s+\w+)\s+"
-          r"(?:looks?|appears?|seems?|reads?|shows?|"
+          r"(?:looks?|appears?|seems?|sounds?|reads?|shows?|"
           r"thinks?|believes?|assumes?)"
-          r"|(?:look|appear|seem)s?\s+(?:like|as\s+if|as\s+though|legit|genuine|real|official)"
+          r"|(?:look|appear|seem|sound)s?\s+(?:like|as\s+if|as\s+though|legit|genuine|real|official)"
           r"|(?:a|the)\s+(?:\w+\s+)?(?:night|day|trip|meal|dinner|visit|taxi|stay|purchase|expense|hotel|ride|"
           r"journey|flight)\w*\s+(?:i|we)\s+"
           r"(?:didn'?t|did\s+not|never|actually\s+(?:didn'?t|crashed|stayed)|wasn'?t|was\s+not)"
@@ -37,7 +37,9 @@ TRICK = (r"(?:so\s+(?:that\s+)?(?:it|they|this|the\s+\w+|my\s+\w+)\s+"
           r"|without\s+(?:anyone|them|the\s+\w+|my\s+\w+|hr|finance)\s+(?:noticing|knowing|finding\s+out|"
           r"realising|realizing)"
           r"|(?:earlier|later|different)\s+date|after\s+the\s+waiting\s+period|before\s+(?:the\s+)?(?:policy|cover)"
-          r"\s+(?:started|began)|to\s+(?:get|have)\s+(?:it|them|this)\s+(?:paid|reimbursed|approved|covered|"
+          r"\s+(?:started|began)|so\s+(?:i|we)\s+can\s+(?:re)?(?:submit|claim|use|expense|send)\s+(?:it|them|this|that)\s+(?:again|"
+          r"twice|a\s+second\s+time)|\b(?:he|she|they|it)\s+(?:only|actually)\s+(?:charged|cost|billed)|"
+          r"to\s+(?:get|have)\s+(?:it|them|this)\s+(?:paid|reimbursed|approved|covered|"
           r"accepted)|so\s+(?:i|we)\s+(?:can|could)\s+(?:still\s+)?(?:claim|get\s+(?:paid|reimbursed)|expense)"
           r"|so\s+(?:that\s+)?(?:it|the\s+\w+|my\s+\w+)\s+(?:is|falls?|counts?|qualifies|gets?\s+counted)\s+"
           r"(?:in|within|into|under|inside|as)\b"
@@ -49,12 +51,54 @@ PAYOFF = (r"(?:so\s+(?:that\s+)?(?:it|they|this|the\s+\w+|my\s+\w+)\s+(?:gets?|i
            r"(?:paid|reimbursed|approved|covered|accepted|refunded)|to\s+get\s+(?:it\s+|them\s+)?(?:paid|"
            r"reimbursed|approved|covered|refunded))")
 """Getting paid as the purpose of *altering a document* (honest documents need no altering)."""
+CLAUSE = r"(?:^|[.!?;:,(]\s*|\b(?:and|then|now|so)\s+)\W*(?:(?:please|pls|plz|kindly|just|hey|hi)\W+)*"
+"""The start of a clause, where an imperative addressed to the bot begins ("…, fill it in", "and write…")."""
+BOT = (rf"(?:\b(?:can|could|would|will)\s+(?:you|u)\s+(?:(?:please|pls|kindly|just|quickly)\s+)*|"
+       rf"\b(?:i\s+)?(?:need|want)\s+(?:you|u)\s+to\s+|{CLAUSE})")
+"""A request *to the bot* to do what follows: "can you …", "I need you to …", or an imperative."""
+FRAME = (r"(?:\bpretend\w*|\bimagine|\bsuppose|\blet'?s\s+(?:say|imagine|pretend|suppose|assume)|"
+         r"\brole[- ]?play\w*|\bact\s+(?:as|like)|\bplay\s+the\s+(?:role|part)|\byou\s+are\s+(?:now\s+)?"
+         r"(?:my|the|a|an)\b|\byou'?re\s+(?:now\s+)?(?:my|the|a|an)\b|\bonce\s+upon\s+a\s+time|\bhypothetically)")
+"""Make-believe framing (role-play, "imagine the policy allowed…", a story): it addresses the bot, so the
+request inside it is read as the asker's own (a frame never makes a request harmless)."""
+NOTICE = (r"(?:\b(?:would|will|could|does|do|might)\s+(?:anyone|anybody|someone|they|it|hr|finance|"
+          r"the\s+\w+(?:\s+team)?|my\s+\w+)\s+(?:even\s+)?(?:notice|find\s+out|catch|spot|check|care|know|"
+          r"realis\w*|realiz\w*|be\s+(?:noticed|caught|spotted|detected|flagged)))")
+"""Asking whether a deed would be noticed: wanting to get away with it."""
+EVIDENCE = (r"(?:receipts?|invoices?|bills?|(?:medical|doctor'?s?|sick|fitness)\s+(?:certificates?|notes?|"
+            r"letters?)|certificates?|sick\s+notes?|prescriptions?|discharge\s+summar(?:y|ies)|folios?|"
+            r"boarding\s+pass(?:es)?|pay\s*slips?|salary\s+slips?|(?:letter|note|e-?mail|statement|"
+            r"declaration)\s+(?:from|by|on\s+behalf\s+of|signed\s+by)\s+(?:my|the|a|an|our|his|her)\s+\w+)")
+"""Documents that evidence a claim (narrower than :data:`DOC`): the bot never writes or edits one."""
+PRODUCE = (r"(?:write|make|create|generate|produce|draft|prepare|type(?:\s+up)?|draw\s+up|knock\s+up|"
+           r"whip\s+up|mock\s+up|put\s+together|issue|design|fill\s+(?:in|out|up))")
+REVISE = (r"(?:redo|change|edit|alter|amend|modify|tweak|adjust|update|fix|rewrite|swap|replace|correct|"
+          r"backdate|bump\s+up|increase)")
+AUTHORITY = (r"(?:insur\w*|underwrit\w*|claims?\s+(?:team|handler|officer|department)|assessors?|adjusters?|"
+             r"company|employer|hr|finance|manager|boss|auditors?|supervisor|team\s+lead|payroll|police)")
+"""Whom a deception is aimed at (the insurer or the employer and its functions)."""
+FALSE_CUE = (r"(?:\b(?:i|we|he|she|they|it)\s+(?:was|were|is|are|am|did|do|does|had|has|have)(?:n'?t|\s+not)?"
+             r"\s+(?:actually|really|in\s+fact)\b|\b(?:actually|really|in\s+fact)\s*,?\s*(?:i|we|he|she|they|"
+             r"it)\s+(?:was|were|is|are|did|do|does|had|has|have)\b|\(\s*(?:it|he|she|they|i|we)\s+(?:isn'?t|"
+             r"isnt|wasn'?t|wasnt|aren'?t|weren'?t|doesn'?t|doesnt|didn'?t|didnt|is\s+not|was\s+not|does|did|"
+             r"is|was)\b|\b(?:he|she|they|it|i|we)\s+(?:does|do|did|is|was)\s*,?\s+but\b|\b(?:it'?s|that'?s)\s+"
+             r"(?:not\s+true|a\s+lie|untrue))")
+"""Words saying that what the asker wants stated is untrue ("I was actually…", "(it isn't)", "he does,
+but…")."""
+THRESHOLD = (r"(?:\b(?:(?:approval|sign-?off|pre-?approval|spending|expense|purchase)\s+)?(?:limit|threshold|"
+             r"cap|ceiling)s?\b|\b(?:over|above|more\s+than|exceed\w*|under|below|less\s+than)\s+(?:the\s+)?"
+             r"(?:[$€£₹]\s*\d|\d[\d,.]*\s*(?:k|usd|eur|inr|rs|rupees|dollars|euros|pounds)\b)|\bneeds?\s+"
+             r"(?:the\s+)?(?:\w+\s+)?(?:cfo|ceo|director|vp|approval|sign-?off)\b|\b(?:pre-?)?approval\s+amount)")
+"""An approval threshold (a limit, an amount it starts at, whose approval it needs)."""
 ASKER = (r"(?:\b(?:can|could|would|will)\s+(?:you|u)\b|\b(?:best|easiest|quickest|simplest|safest|smartest)"
           r"\s+way\b|\bway\s+to\b|\b(?:trick|hack|loophole|workaround)\b|\bhelp\s+(?:me|us)\b|\bhow\s+(?:do|can|could|should|would|"
           r"might)\s+(?:i|we|one)\b|\b(?:i|we)\s+(?:want|need|would\s+like|wanna|plan|intend|am\s+going|'m\s+"
           r"going|are\s+going)\b|\b(?:i'd|we'd)\s+like\b|\bis\s+there\s+(?:a|any)\s+way\b|\bwhat'?s\s+the\s+best"
           r"\s+way\b|\bbest\s+way\s+to\b|\btips?\s+(?:for|on)\b|\bshould\s+(?:i|we)\b|\bcan\s+(?:i|we)\b|"
-          r"\bteach\s+me\b|\bshow\s+me\s+how\b|^\W*(?:please\s+)?(?:just\s+)?(?:make|create|write|generate|"
+          r"\bteach\s+me\b|\bshow\s+me\s+how\b|\bany\s+(?:way|trick|workaround|hack)\b|\bi'?ll\s+just\b|"
+          r"\bi\s+will\s+just\b|" + FRAME + "|" + NOTICE + r"|" + CLAUSE + r"(?:make|create|write|generate|"
+          r"tweak|adjust|amend|redo|rewrite|fill|type|prepare|put|sign|approve|act|pretend|imagine|role|"
+          r"play|say|explain|read|check|stop|summari[sz]e|"
           r"draft|fake|forge|fabricate|falsify|backdate|doctor|photoshop|mock|whip|alter|change|edit|modify|"
           r"get|give|pull|find|look\s+up|tell|send|share|dig|list|help|compose|bypass|disable|turn|split|hide|"
           r"word|phrase|break|spread|divide)\b|\blet'?s\b|\bwhat\s+"
@@ -65,7 +109,8 @@ ABOUT = re.compile(
     r"them)|"
     r"whistle-?blow\w*|penalt\w*|consequences?|disciplin\w*\s+(?:for|if)|what\s+happens\s+(?:if|when)|"
     r"is\s+it\s+(?:illegal|allowed|ok(?:ay)?|fraud|legal|against)|am\s+i\s+allowed|are\s+we\s+allowed|"
-    r"(?:spot|detect|verify|check\s+(?:if|whether)|recogni[sz]e|prevent|avoid\s+(?:being\s+)?(?:scammed|"
+    r"(?:spot|detect|verify|check\s+(?:if|whether)(?!\s+(?:my|our|his|her|their|the|a|an)\s+(?:\w+\s+)?(?:"
+    r"colleague|co-?worker|teammate|manager|boss|supervisor|employee|intern|friend|ex)\b)|recogni[sz]e|prevent|avoid\s+(?:being\s+)?(?:scammed|"
     r"defrauded))\b|suspect\w*|accused|by\s+mistake|accidentally|(?:correct|fix)\s+(?:a|an|the|my)\s+"
     r"(?:mistake|error|typo)|mistake\s+on|wrong\s+(?:date|amount|name))", re.I)
 """Cues that a question is *about* misconduct (its penalty, how to report or prevent it, correcting an
@@ -77,7 +122,8 @@ PERSON = (r"(?:colleague|co-?worker|teammate|team\s+mate|team\s+member|manager|b
            r"applicant|person|someone|somebody|cfo|ceo|hr\s+person|recruiter|member)")
 OTHER = (rf"(?:\b(?:my|our|a|the|that|this|another|other|new)\s+(?:\w+\s+)?{PERSON}(?:'s|s')|"
           rf"\bsomeone\s+else'?s|\bsomebody\s+else'?s|\bother\s+people'?s|\bother\s+employees'?|"
-          rf"\b(?:his|her|their)\b|\b(?:of|for|about|on)\s+(?:my\s+|a\s+|the\s+|our\s+|every\s+|all\s+)?"
+          rf"\b(?:his|her|their)\b|\b(?:everyone|everybody)'?s\b|\b[a-z]+\s+(?:from|in|at)\s+"
+          rf"(?:the\s+)?[a-z]+(?:\s+team)?'s\b|\b(?:of|for|about|on)\s+(?:my\s+|a\s+|the\s+|our\s+|every\s+|all\s+)?"
           rf"(?:\w+\s+)?{PERSON}s?\b|\b(?:my|our|the)\s+(?:\w+\s+)?{PERSON}s?\s+(?:has|had|have|got|is|are|"
           rf"was|were)\b)")
 DATA = (r"(?:(?:home|personal|private|residential|postal|mailing)\s+address|address(?:es)?|"
@@ -88,8 +134,10 @@ DATA = (r"(?:(?:home|personal|private|residential|postal|mailing)\s+address|addr
          r"leave|notes?)|diagnos[ie]s|(?:disciplinary|performance)\s+(?:records?|history|details|reviews?|"
          r"actions?|files?)|personnel\s+files?|hr\s+(?:files?|records?)|(?:social\s+security|ssn|passport|"
          r"aadhaar|pan|national\s+id)\s*(?:numbers?)?|bank\s+(?:account\s+)?details|date\s+of\s+birth|"
-         r"birthdays?|background\s+check|criminal\s+record|whereabouts|location|(?:written\s+)?warnings)")
-FETCH = (r"(?:what(?:'s|\s+is|\s+are)|where\s+(?:is|are)|get|pull|fetch|find|look\s+up|look\s+into|tell|"
+         r"birthdays?|background\s+check|criminal\s+record|whereabouts|location|(?:written\s+)?warnings|"
+         r"(?:mobile|cell|phone|contact)\s+(?:no\b\.?|num\b|#)|complaints?\s+(?:\w+\s+)?against|"
+         r"performance\s+(?:improvement\s+)?plans?)")
+FETCH = (r"(?:what(?:'s|s|\s+is|\s+are)|where\s+(?:is|are)|get|pull|fetch|find|look\s+up|look\s+into|tell|"
           r"give|share|send|show|see|access|check|dig\s+up|"
           r"dig\s+out|find\s+out|grab|read|view|open|list|export|download|copy|forward|reveal|know|obtain)")
 
