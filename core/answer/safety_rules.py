@@ -133,7 +133,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"\bmake\s+(?:it|this|that|them|the\s+\w+|my\s+\w+|our\s+\w+)(?:\s+\w+)?\s+(?:look|sound|seem|appear|"
          r"read)\s+(?:like|as\s+(?:if|though))"),
         ("deceive", "tell-them-untrue",
-         rf"\b(?:tell|explain|say|write|e-?mail|inform|assure|answer|reply|respond|message|text)\w*\b.{{0,80}}?"
+         rf"\b(?:tell|explain|say|write|draft|compose|send|e-?mail|inform|assure|answer|reply|respond|message|text)\w*\b.{{0,80}}?"
          rf"\b{AUTHORITY}\b.{{0,120}}?{FALSE_CUE}"),
         ("deceive", "cover-story",
          r"\b(?:come\s+up\s+with|think\s+(?:of|up)|cook\s+up|make\s+up|invent|craft|concoct)\s+(?:me\s+)?"
@@ -144,12 +144,18 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf"{NOTICE}\b.{{0,40}}?\bif\s+(?:i|we)\s+(?:just\s+)?(?:said|say|claimed|claim|told|tell|reported|"
          rf"report|put|listed|list|called|call|wrote|write|left|leave|didn'?t\s+(?:mention|declare|disclose|"
          rf"tell|report))\b"),
+        ("deceive", "answer-to-get-paid",
+         r"\b(?:answer|reply|respond|word|phrase)\w*\b.{0,60}?\bso\s+(?:that\s+)?(?:they|the\s+\w+|it|he|she)\s+"
+         r"(?:will\s+|would\s+|still\s+)?(?:pay|accept|approve|cover)s?\b"),
+        ("deceive", "want-them-to-believe",
+         rf"\b(?:need|want|get)\s+(?:the\s+|my\s+|our\s+)?(?:\w+\s+)?(?:{AUTHORITY}|them|him|her)\s+to\s+"
+         rf"(?:think|believe|assume)(?!\s+(?:about|of|over)\b)"),
         ("others_data", "other-persons-data",
          rf"\b{FETCH}\b.{{0,60}}?{OTHER}.{{0,40}}?\b{DATA}\b"
          rf"|\b{FETCH}\b.{{0,60}}?\b{DATA}\b.{{0,40}}?{OTHER}"),
         ("others_data", "colleague-health",
          r"\b(?:which|who)\s+(?:of\s+|in\s+)?(?:my|our|the)\s+(?:\w+\s+)?"
-         r"(?:colleagues|co-?workers|teammates|team|employees|staff|people)\s+"
+         r"(?:colleagues|co-?workers|teammates|team|employees|staff|people|managers|interns|leads)\s+"
          r"(?:are|is|has|have|had|were|was|got)\b.{0,40}\b(?:sick|stress|burn-?out|maternity|medical|"
          r"health|disciplinary|pregnan\w*|disabilit\w*|therapy|rehab|"
          r"warnings?|performance\s+(?:improvement\s+)?plan|performance\s+improvement|pip|fired|terminated|"
@@ -192,6 +198,10 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf"(?:\w+\s+)?{PERSON}|(?-i:[A-Z][a-z]+))\s+(?:been\s+)?(?:treated|diagnosed|admitted|hospitali[sz]ed|"
          rf"operated|fired|sacked|dismissed|disciplined|warned|investigated|suspended|written\s+up)"
          rf"(?:\s+(?:for|with|on)\b|\s*\?)"),
+        ("others_data", "who-was-disciplined",
+         rf"\b(?:who\s+(?:\w+\s+){{0,3}}?|which\s+(?:\w+\s+)?{PERSON}s?\s+)(?:has|have|had)\s+been\s+(?:put\s+on|"
+         rf"placed\s+on|fired|sacked|disciplined|warned|investigated|suspended|diagnosed|hospitali[sz]ed|"
+         rf"signed\s+off\s+sick|written\s+up)"),
         ("bypass_control", "evade-control",
          rf"\b{EVADE}\b(?:\W+\w+){{0,5}}?\W+{CONTROL}\b"),
         ("bypass_control", "split-to-stay-under",
@@ -202,7 +212,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r".{0,30}?"
          r"\b(?:limits?|approv\w*|threshold|cap|sign-?off|review)"),
         ("bypass_control", "borrowed-credentials",
-         r"\b(?:use|using|log\s*in\s+(?:with|as)|borrow)\w*\s+"
+         r"\b(?:use|using|log\s*in\s+(?:with|as)|borrow|with|via|through|from)\w*\s+"
          r"(?:my\s+|a\s+|the\s+)?(?:\w+\s+)?(?:manager|boss|"
          r"colleague|co-?worker|teammate|someone\s+else|admin)'?s?\s+"
          r"(?:login|password|account|credentials|card|badge|token|"
@@ -233,10 +243,18 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"location|apps?|history|searches|i\s+(?:do|visit|browse|download|search|open))\b"),
         ("bypass_control", "split-under-threshold",
          rf"^(?=.*\b(?:two|2|three|3|four|several|multiple|separate|smaller|individual)\s+(?:[\w'-]+\s+)?"
-         rf"(?:invoices|bills|receipts|claims|orders|pos|purchase\s+orders|payments|tickets|transactions|"
+         rf"(?:invoices|bills|receipts|claims|cards|orders|pos|purchase\s+orders|payments|tickets|transactions|"
          rf"reports|requests|bookings|purchases)\b)(?=.*(?:{THRESHOLD}))"
          rf"|\bso\s+(?:that\s+)?(?:each|it|they|both|every|neither|none|nobody|no\s+one)\b.{{0,40}}?\b(?:stays?|"
          rf"is|are|falls?|remains?|comes?\s+in|keeps?|goes)\s+(?:below|under|within|beneath)\b"),
+        ("bypass_control", "skip-the-check",
+         r"\bwithout\s+(?:it\s+|them\s+|this\s+)?(?:going\s+(?:to|through|past)|being\s+(?:approved|reviewed|"
+         r"checked|seen|flagged|audited)|(?:my\s+\w+|anyone|them|finance|hr)\s+(?:approving|reviewing|"
+         r"checking|seeing)|(?:the\s+|proper\s+|any\s+)?(?:admin|administrator|root|elevated)\s+(?:rights|"
+         r"access|permissions?|privileges))\b"
+         r"|\bso\s+(?:that\s+)?(?:it|the\s+\w+|each|they)\s+(?:doesn'?t|does\s+not|won'?t|don'?t|never)\s+"
+         r"(?:hit|reach|exceed|go\s+over|cross|trigger)\s+(?:the\s+|an?\s+)?(?:\w+\s+)?(?:limit|threshold|cap|"
+         r"approval|review|audit)"),
         ("off_topic", "write-content",
          r"^\W*(?:hey\W+|hi\W+|please\s+|ok\W+)?(?:(?:can|could|would|will)\s+(?:you|u)"
          r"\s+)?(?:please\s+)?(?:write|compose|generate|draft|create|make|give|"
@@ -251,9 +269,10 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"\btell\s+me\s+(?:a\s+|another\s+|some\s+)?(?:joke|riddle|fun\s+fact|"
          r"story)s?\b|\b(?:debug|fix|refactor|review|optimi[sz]e)\s+(?:my|this|the)\s+"
          r"(?:code|script|function|program|query|sql|regex|python)\b|\bwhat'?s\s+the\s+"
-         r"(?:weather|score|capital\s+of|meaning\s+of\s+life)\b|\bwho\s+won\s+the\b"
+         r"(?:weather|score|capital\s+of|meaning\s+of\s+life)\b|\bwho\s+won\s+the\b|\bwho(?:'s|\s+is|\s+will)\s+(?:going\s+to\s+|gonna\s+)?win\b"
          r"|\b(?:solve|calculate)\s+(?:this|my)\s+(?:equation|math|homework|integral)\b"
-         r"|\btranslate\s+(?:this|the\s+following)\s+(?:song|poem|text|paragraph|"
+         r"|\btranslate\s+(?:this|the\s+following|my|our|a)\s+(?:\w+\s+)?(?:song|poem|text|paragraph|speech|essay|"
+         r"story|lyrics|toast|"
          r"message)\b"),
         ("off_topic", "leisure-ideas",
          r"\b(?:give\s+me|come\s+up\s+with|suggest|brainstorm|list|need)\s+(?:\w+\s+){0,2}?(?:ideas?|names?|"
@@ -264,5 +283,10 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"anything)\s+(?:funny|fun|interesting|random|cool)\b|\b(?:summari[sz]e|recap|explain)\s+(?:the\s+)?"
          r"(?:plot|storyline|ending)\s+of\b|\bwhat(?:'?s|\s+is)\s+\d+(?:\s*/\s*\d+)?\s*(?:plus|minus|times|"
          r"divided\s+by|multiplied\s+by|[-+*x])\s*\d"),
+        ("off_topic", "plans-and-picks",
+         r"\b(?:plan|create|make|build|suggest|design)\s+(?:me\s+)?(?:a\s+|an\s+|my\s+)?(?:[\w-]+\s+){0,2}?"
+         r"(?:itinerary|workout|diet|meal\s+plan|playlist)\b|\b(?:good|best|fun)\s+(?:movie|film|book|show|"
+         r"series|song|restaurant|game)s?\s+(?:to\s+(?:watch|read|play|listen)|for\s+(?:tonight|the\s+weekend))"
+         r"|\brecommend\s+(?:me\s+)?(?:a\s+|some\s+)?(?:movie|film|book|show|series|song|restaurant|game)s?\b"),
     ))
 """(category, rule name, pattern); the first match decides (see :func:`check`)."""
