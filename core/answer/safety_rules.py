@@ -50,7 +50,7 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf"another|duplicate|similar)\s+one\b"),
         ("fabricate", "edit-evidence-for-me",
          rf"^(?=.*\b{EVIDENCE}\b).*?{BOT}(?:{REVISE}\s+(?:it|them|this|that|(?:the|my|this|that|our)\s+"
-         rf"(?:[\w'-]+\s+){{0,2}}?(?:{EVIDENCE}|dates?|amounts?|totals?|years?|figures?))|fill\s+(?:it|them|"
+         rf"(?:[\w'-]+\s+){{0,2}}?(?:{EVIDENCE}|dates?|amounts?|totals?|years?|figures?|names?))|fill\s+(?:it|them|"
          rf"this|that)\s+(?:in|out|up))\b"),
         ("fabricate", "doc-made-to-look",
          rf"\bmake\s+(?:the|my|this|that|our)\s+(?:[\w'-]+\s+)?{EVIDENCE}\s+(?:look|sound|seem|appear|"
@@ -65,6 +65,12 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf"|\b(?:put|sign|add|use|draw|do)\w*\s+(?:(?:his|her|their)|(?:my|the|our)\s+(?:\w+\s+)?{PERSON}'?s?)"
          rf"\s+(?:e-?)?(?:signatures?|initials|stamps?|seal)\b.{{0,60}}?\b(?:myself|for\s+(?:him|her|them)|"
          rf"on\s+(?:his|her|their)\s+behalf|without\s+(?:him|her|them))\b"),
+        ("fabricate", "want-doc-to-say",
+         rf"^(?=.*\b{EVIDENCE}\b).*\b(?:need|want|would\s+like|get|have)\s+(?:it|them|this|that|the\s+\w+|"
+         rf"my\s+\w+)\s+(?:to\s+)?(?:show|say|read|state|list)(?:ing|s)?\s+(?:\w+\s+){{0,2}}?(?:\d|"
+         rf"(?:an?\s+)?(?:later|earlier|different|higher|bigger|another))"
+         rf"|^(?=.*\b{EVIDENCE}\b).*\bmake\s+(?:it|them|this|that)\s+(?:look|seem|appear)\s+(?:like|as\s+"
+         rf"(?:if|though)|real|genuine|original|official|legit)"),
         ("deceive", "fraud-goal",
          r"\b(?:commit|get\s+away\s+with|pull\s+off|help\s+(?:me|us)\s+with)\W+(?:\w+\W+){0,3}?(?:fraud|a\s+scam"
          r"|insurance\s+scam)\b"),
@@ -87,6 +93,10 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"won'?t|will\s+not|does\s+not|do\s+not|never|can'?t|cannot)?\s*"
          r"(?:find\w*\s+out|notic\w*|realis\w*|realiz\w*|knows?|catch\w*|"
          r"spot\w*|suspect\w*)\b(?<!\bknow)"),
+        ("deceive", "so-they-dont-figure-out",
+         r"\bso\s+(?:that\s+)?(?:he|she|they|nobody|no\s+one|(?:my|the|our)\s+\w+)\s+(?:doesn'?t|don'?t|won'?t|"
+         r"will\s+not|does\s+not|do\s+not|never|can'?t|cannot|wouldn'?t)\s+(?:find\s+out|figure\s+out|"
+         r"work\s+out|notice|realis\w*|realiz\w*|know|catch\s+on|suspect|see|learn|hear)\b"),
         ("deceive", "word-it-so",
          rf"\b(?:word|phrase|describe|frame|present|spin|write|put|fill\s+(?:in|out)|"
          rf"answer|explain|report|tell|say|claim)\w*\b.{{0,80}}?{TRICK}"),
@@ -150,6 +160,11 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         ("deceive", "want-them-to-believe",
          rf"\b(?:need|want|get)\s+(?:the\s+|my\s+|our\s+)?(?:\w+\s+)?(?:{AUTHORITY}|them|him|her)\s+to\s+"
          rf"(?:think|believe|assume)(?!\s+(?:about|of|over)\b)"),
+        ("deceive", "say-untrue",
+         r"\b(?:say|said|claim|claimed|state|declare|tell|told|put|write|report|list)\w*\b.{0,80}?(?:\(\s*"
+         r"(?:it|he|she|they|i|we)\s+(?:isn'?t|isnt|wasn'?t|wasnt|aren'?t|weren'?t|doesn'?t|doesnt|didn'?t|"
+         r"didnt|is\s+not|was\s+not|does\s+not|did\s+not)\b|\b(?:it'?s|that'?s)\s+(?:not\s+true|a\s+lie|"
+         r"untrue))"),
         ("others_data", "other-persons-data",
          rf"\b{FETCH}\b.{{0,60}}?{OTHER}.{{0,40}}?\b{DATA}\b"
          rf"|\b{FETCH}\b.{{0,60}}?\b{DATA}\b.{{0,40}}?{OTHER}"),
@@ -196,12 +211,19 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         ("others_data", "why-person-treated",
          rf"\b(?:what|why)\s+(?:was|is|were|has|have|did)\s+(?:she|he|they|(?:my|our|the|a|this|that)\s+"
          rf"(?:\w+\s+)?{PERSON}|(?-i:[A-Z][a-z]+))\s+(?:been\s+)?(?:treated|diagnosed|admitted|hospitali[sz]ed|"
-         rf"operated|fired|sacked|dismissed|disciplined|warned|investigated|suspended|written\s+up)"
+         rf"operated|fired|sacked|dismissed|disciplined|warned|investigated|suspended|written\s+up|let\s+go|"
+         rf"demoted)"
          rf"(?:\s+(?:for|with|on)\b|\s*\?)"),
         ("others_data", "who-was-disciplined",
          rf"\b(?:who\s+(?:\w+\s+){{0,3}}?|which\s+(?:\w+\s+)?{PERSON}s?\s+)(?:has|have|had)\s+been\s+(?:put\s+on|"
          rf"placed\s+on|fired|sacked|disciplined|warned|investigated|suspended|diagnosed|hospitali[sz]ed|"
          rf"signed\s+off\s+sick|written\s+up)"),
+        ("others_data", "why-person-let-go",
+         rf"\bwhy\s+(?:she|he|they|(?:my|our|the|a|this|that)\s+(?:\w+\s+)?{PERSON}|(?-i:[A-Z][a-z]+)"
+         rf"(?:\s+(?:from|in|on)\s+\w+)?)\s+(?:was|were|got|has\s+been|had\s+been|is\s+being)\s+(?:let\s+go|"
+         rf"fired|sacked|dismissed|disciplined|warned|investigated|suspended|hospitali[sz]ed|demoted|put\s+on)"
+         r"|\b(?:which|who)\s+(?:\w+\s+){0,3}?(?:is|are|was|were)\s+(?:currently\s+|now\s+|still\s+)?on\s+"
+         r"(?:[\w-]+\s+)?(?:sick|medical|maternity|paternity|stress|disability|mental\s+health)\s+leave\b"),
         ("bypass_control", "evade-control",
          rf"\b{EVADE}\b(?:\W+\w+){{0,5}}?\W+{CONTROL}\b"),
         ("bypass_control", "split-to-stay-under",
@@ -255,6 +277,9 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"|\bso\s+(?:that\s+)?(?:it|the\s+\w+|each|they)\s+(?:doesn'?t|does\s+not|won'?t|don'?t|never)\s+"
          r"(?:hit|reach|exceed|go\s+over|cross|trigger)\s+(?:the\s+|an?\s+)?(?:\w+\s+)?(?:limit|threshold|cap|"
          r"approval|review|audit)"),
+        ("bypass_control", "without-telling-it",
+         r"\bwithout\s+(?:telling|asking|informing|notifying|involving|alerting)\s+(?:it|security|anyone|"
+         r"anybody|them|the\s+\w+(?:\s+team)?)\b"),
         ("off_topic", "write-content",
          r"^\W*(?:hey\W+|hi\W+|please\s+|ok\W+)?(?:(?:can|could|would|will)\s+(?:you|u)"
          r"\s+)?(?:please\s+)?(?:write|compose|generate|draft|create|make|give|"

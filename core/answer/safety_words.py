@@ -36,6 +36,8 @@ TRICK = (r"(?:so\s+(?:that\s+)?(?:it|they|this|the\s+\w+|my\s+\w+)\s+"
           r"|(?:more|higher|bigger|larger)\s+than\s+(?:i|we|it)\s+(?:actually\s+)?(?:paid|spent|cost)"
           r"|without\s+(?:anyone|them|the\s+\w+|my\s+\w+|hr|finance)\s+(?:noticing|knowing|finding\s+out|"
           r"realising|realizing)"
+          r"|\bso\s+(?:that\s+)?(?:it|they|this|the\s+\w+|my\s+\w+)(?:\s+[\w']+){1,6}?\s+(?:look|sound|seem|"
+          r"appear)s?\s+like\b"
           r"|(?:earlier|later|different)\s+date|after\s+the\s+waiting\s+period|before\s+(?:the\s+)?(?:policy|cover)"
           r"\s+(?:started|began)|so\s+(?:i|we)\s+can\s+(?:re)?(?:submit|claim|use|expense|send)\s+(?:it|them|this|that)\s+(?:again|"
           r"twice|a\s+second\s+time)|\b(?:he|she|they|it)\s+(?:only|actually)\s+(?:charged|cost|billed)|"
@@ -67,19 +69,21 @@ NOTICE = (r"(?:\b(?:would|will|could|does|do|might)\s+(?:anyone|anybody|someone|
 """Asking whether a deed would be noticed: wanting to get away with it."""
 EVIDENCE = (r"(?:receipts?|invoices?|bills?|(?:medical|doctor'?s?|sick|fitness|(?:sick\s+)?leave|hospital|"
             r"clinic)\s+(?:certificates?|notes?|"
-            r"letters?)|certificates?|sick\s+notes?|prescriptions?|discharge\s+summar(?:y|ies)|folios?|"
+            r"letters?)|(?:train|flight|plane|bus|air|rail)\s+tickets?|certificates?|sick\s+notes?|prescriptions?|discharge\s+summar(?:y|ies)|folios?|"
             r"boarding\s+pass(?:es)?|pay\s*slips?|salary\s+slips?|(?:letter|note|e-?mail|statement|"
             r"declaration)\s+(?:from|by|on\s+behalf\s+of|signed\s+by)\s+(?:my|the|a|an|our|his|her)\s+\w+)")
 """Documents that evidence a claim (narrower than :data:`DOC`): the bot never writes or edits one."""
-PRODUCE = (r"(?:write|make|create|generate|produce|draft|prepare|type(?:\s+up)?|draw\s+up|"
+PRODUCE = (r"(?:write|make|create|recreate|reproduce|replicate|generate|produce|draft|prepare|"
+           r"type(?:\s+up)?|draw\s+up|"
            r"knock\s+(?:up|together)|throw\s+together|rustle\s+up|cook\s+up|"
            r"whip\s+up|mock\s+up|put\s+together|issue|design|fill\s+(?:in|out|up))")
 REVISE = (r"(?:redo|change|edit|alter|amend|modify|tweak|adjust|update|fix|rewrite|swap|replace|correct|"
-          r"backdate|bump\s+up|increase|turn)")
+          r"backdate|bump(?:\s+up)?|push|shift|move|increase|turn)")
 AUTHORITY = (r"(?:insur\w*|underwrit\w*|claims?\s+(?:team|handler|officer|department)|assessors?|adjusters?|"
              r"company|employer|hr|finance|manager|boss|auditors?|supervisor|team\s+lead|payroll|police)")
 """Whom a deception is aimed at (the insurer or the employer and its functions)."""
-FALSE_CUE = (r"(?:\b(?:i|we|he|she|they)\s+(?:actually|really|in\s+fact)\s+"
+FALSE_CUE = (r"(?:,\s*(?:he|she|they|it)\s+(?:wasn'?t|weren'?t|isn'?t|aren'?t|doesn'?t|don'?t|"
+             r"didn'?t|hasn'?t|haven'?t)\W*$|\b(?:i|we|he|she|they)\s+(?:actually|really|in\s+fact)\s+"
              r"(?!(?:do|want|need|think|like|have)\b)\w+|"
              r"\b(?:i|we|he|she|they|it)\s+(?:was|were|is|are|am|did|do|does|had|has|have)(?:n'?t|\s+not)?"
              r"\s+(?:actually|really|in\s+fact)\b|\b(?:actually|really|in\s+fact)\s*,?\s*(?:i|we|he|she|they|"
@@ -100,8 +104,10 @@ ASKER = (r"(?:\b(?:can|could|would|will)\s+(?:you|u)\b|\b(?:best|easiest|quickes
           r"going|are\s+going)\b|\b(?:i'd|we'd)\s+like\b|\bis\s+there\s+(?:a|any|some)\s+way\b|\bsome\s+way\b|\bwhat\s+if\s+(?:i|we)\b|"
           r"\bcan\s+(?:my|our)\s+\w+\b|\bwhat'?s\s+the\s+best"
           r"\s+way\b|\bbest\s+way\s+to\b|\btips?\s+(?:for|on)\b|\bshould\s+(?:i|we)\b|\bcan\s+(?:i|we)\b|"
-          r"\bteach\s+me\b|\bshow\s+me\s+how\b|\bany\s+(?:way|trick|workaround|hack|ideas|tips|suggestions|advice)\b|\bi'?ll\s+just\b|"
-          r"\bi\s+will\s+just\b|" + FRAME + "|" + NOTICE + r"|" + CLAUSE + r"(?:make|create|write|generate|"
+          r"\bteach\s+me\b|\bshow\s+me\s+how\b|\bhow\s+to\b|\bany\s+(?:way|trick|workaround|hack|ideas|tips|suggestions|advice)\b|\bi'?ll\s+just\b|"
+          r"\bi\s+will\s+just\b|" + FRAME + "|" + NOTICE + "|" + CLAUSE + "(?:" + REVISE + "|" + PRODUCE
+          + r"|make|"
+          r"create|write|generate|"
           r"tweak|adjust|amend|redo|rewrite|fill|type|prepare|put|sign|approve|act|pretend|imagine|role|"
           r"play|say|explain|read|check|stop|summari[sz]e|"
           r"draft|fake|forge|fabricate|falsify|backdate|doctor|photoshop|mock|whip|alter|change|edit|modify|"
@@ -129,7 +135,7 @@ PERSON = (r"(?:colleague|co-?worker|teammate|team\s+mate|team\s+member|manager|b
 OTHER = (rf"(?:\b(?:my|our|a|the|that|this|another|other|new)\s+(?:\w+\s+)?{PERSON}(?:'s|s')|"
           rf"\bsomeone\s+else'?s|\bsomebody\s+else'?s|\bother\s+people'?s|\bother\s+employees'?|"
           rf"\b(?:his|her|their)\b|\b(?:everyone|everybody)'?s\b|\b[a-z]+\s+(?:from|in|at)\s+"
-          rf"(?:the\s+)?[a-z]+(?:\s+team)?'s\b|\b(?:of|for|about|on)\s+(?:my\s+|a\s+|the\s+|our\s+|every\s+|all\s+)?"
+          rf"(?:the\s+)?[a-z]+(?:\s+team)?'s\b|\b(?:of|for|about|on|against)\s+(?:my\s+|a\s+|the\s+|our\s+|every\s+|all\s+)?"
           rf"(?:\w+\s+)?{PERSON}s?\b|\b(?:my|our|the)\s+(?:\w+\s+)?{PERSON}s?\s+(?:has|had|have|got|is|are|"
           rf"was|were)\b)")
 DATA = (r"(?:(?:home|personal|private|residential|postal|mailing)\s+address|address(?:es)?|"
@@ -141,9 +147,10 @@ DATA = (r"(?:(?:home|personal|private|residential|postal|mailing)\s+address|addr
          r"actions?|files?)|personnel\s+files?|hr\s+(?:files?|records?)|(?:social\s+security|ssn|passport|"
          r"aadhaar|pan|national\s+id)\s*(?:numbers?)?|bank\s+(?:account\s+)?details|date\s+of\s+birth|"
          r"birthdays?|background\s+check|criminal\s+record|whereabouts|location|(?:written\s+)?warnings|"
-         r"(?:mobile|cell|phone|contact)\s+(?:no\b\.?|num\b|#)|complaints?\s+(?:\w+\s+)?against|"
+         r"(?:mobile|cell|phone|contact)\s+(?:no\b\.?|num\b|#)|complaints?(?=\s+(?:\w+\s+)?against)|"
          r"performance\s+(?:improvement\s+)?plans?)")
-FETCH = (r"(?:what(?:'s|s|\s+is|\s+are)|where\s+(?:is|are)|get|pull|fetch|find|look\s+up|look\s+into|tell|"
+FETCH = (r"(?:what(?:'s|s|\s+is|\s+are)|need|want|where\s+(?:is|are)|get|pull|fetch|find|look\s+up|"
+          r"look\s+into|tell|"
           r"give|share|send|show|see|access|check|dig\s+up|"
           r"dig\s+out|find\s+out|grab|read|view|open|list|export|download|copy|forward|reveal|know|obtain)")
 
