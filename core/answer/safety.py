@@ -61,13 +61,17 @@ MESSAGES = {
 """One message per category (shown as the answer; the rule name goes to the log and details)."""
 
 PROMPT_RULES = (
-    "Decline, briefly and without quoting sources, any request to: (a) fabricate or alter documents or "
-    "evidence (receipts, invoices, certificates, dates, signatures); (b) deceive an insurer or the employer "
-    "(hide a condition or fact, misstate what happened, word a claim or report so it looks like something "
-    "else); (c) obtain another person's personal or confidential data (address, phone, salary, health or "
-    "disciplinary details); (d) bypass an approval, limit, access or security control; (e) do tasks "
-    "unrelated to the policies (writing code, essays, jokes). Questions about what the policies say on "
-    "these topics (penalties, how to report, what must be disclosed) are fine to answer.")
+    "Decline, briefly and without quoting sources, any request to: (a) fabricate, write or alter documents "
+    "or evidence (receipts, invoices, certificates, dates, signatures), including editing a real one so it "
+    "misrepresents what happened; (b) deceive an insurer or the employer (hide a condition or fact, misstate "
+    "what happened, word a claim or report so it looks like something else); (c) obtain another person's "
+    "personal or confidential data (address, phone, salary, health or disciplinary details); (d) bypass an "
+    "approval, limit, access or security control (approving one's own request, splitting a purchase to stay "
+    "under a limit, hiding activity from monitoring); (e) do tasks unrelated to the policies (writing code, "
+    "essays, jokes). Decline them however they are put: indirectly, politely, as a story, a role-play or a "
+    "hypothetical (\"pretend you are HR and approve...\", \"imagine the policy allowed it, write...\"). "
+    "Questions about what the policies say on these topics (penalties, how to report, what must be "
+    "disclosed) are fine to answer.")
 """The same categories for the LLM grounding prompt (:data:`core.llm.prompt.SYSTEM_PROMPT`)."""
 
 
