@@ -14,7 +14,7 @@ import re
 
 DOC = (r"(?:receipts?|invoices?|bills?|certificates?|(?:sick|doctor'?s?|medical)\s+notes?|prescriptions?|"
         r"discharge\s+summar(?:y|ies)|reports?|records?|documents?|paperwork|letters?|signatures?|dates?|"
-        r"timesheets?|time\s+sheets?|tickets?|boarding\s+pass(?:es)?|statements?|pay\s*slips?|payslips?|"
+        r"timesheets?|time\s+sheets?|tickets?|pdfs?|scans?|screenshots?|boarding\s+pass(?:es)?|statements?|pay\s*slips?|payslips?|"
         r"quotes?|estimates?|evidence|photos?|proof|stamps?|expense\s+reports?|hotel\s+folio)")
 FALSIFY = (r"(?:fake|faked|faking|forge[ds]?|forging|fabricat\w*|falsif\w*|counterfeit\w*|backdat\w*|"
             r"post-?dat\w*|doctor(?:ed|ing)?(?=\s+(?:a|an|the|my|this|that|it|them|these|those|his|her)\b)|tamper\w*(?:\s+with)?|photoshop\w*|mock(?:ed|ing)?\s+up|"
@@ -119,7 +119,7 @@ ABOUT = re.compile(
     r"suspected|suspicious|possible|fraud|misconduct|concern|violation|wrongdoing|manager|boss|him|her|"
     r"them)|"
     r"whistle-?blow\w*|penalt\w*|consequences?|disciplin\w*\s+(?:for|if)|what\s+happens\s+(?:if|when)|"
-    r"is\s+it\s+(?:illegal|allowed|ok(?:ay)?|fraud|legal|against)|am\s+i\s+allowed|are\s+we\s+allowed|"
+    r"is\s+(?:it|that|this)\s+(?:illegal|allowed|ok(?:ay)?|fraud|legal|against)|am\s+i\s+allowed|are\s+we\s+allowed|"
     r"(?:spot|detect|verify|check\s+(?:if|whether)(?!\s+(?:my|our|his|her|their|the|a|an)\s+(?:\w+\s+)?(?:"
     r"colleague|co-?worker|teammate|manager|boss|supervisor|employee|intern|friend|ex)\b)|recogni[sz]e|prevent|avoid\s+(?:being\s+)?(?:scammed|"
     r"defrauded))\b|suspect\w*|accused|by\s+mistake|accidentally|(?:correct|fix)\s+(?:a|an|the|my)\s+"
@@ -127,7 +127,8 @@ ABOUT = re.compile(
 """Cues that a question is *about* misconduct (its penalty, how to report or prevent it, correcting an
 honest mistake) rather than a request to commit it: they veto every rule except ``off_topic``."""
 
-PERSON = (r"(?:colleague|co-?worker|teammate|team\s+mate|team\s+member|manager|boss|supervisor|employee|"
+PERSON = (r"(?:colleague|co-?worker|teammate|team\s+mate|desk-?\s*mate|office-?\s*mate|buddy|"
+           r"team\s+member|manager|boss|supervisor|employee|"
            r"everyone|everybody|new\s+hire|hire|joiner|new\s+joiner|people|team\s+lead|lead|"
            r"staff\s+member|direct\s+report|report|neighbou?r|ex|friend|intern|contractor|candidate|"
            r"applicant|person|someone|somebody|cfo|ceo|hr\s+person|recruiter|member|guy|girl|lady|woman|man|"
@@ -148,8 +149,9 @@ DATA = (r"(?:(?:home|personal|private|residential|postal|mailing)\s+address|addr
          r"aadhaar|pan|national\s+id)\s*(?:numbers?)?|bank\s+(?:account\s+)?details|date\s+of\s+birth|"
          r"birthdays?|background\s+check|criminal\s+record|whereabouts|location|(?:written\s+)?warnings|"
          r"(?:mobile|cell|phone|contact)\s+(?:no\b\.?|num\b|#)|complaints?(?=\s+(?:\w+\s+)?against)|"
-         r"performance\s+(?:improvement\s+)?plans?)")
-FETCH = (r"(?:what(?:'s|s|\s+is|\s+are)|need|want|where\s+(?:is|are)|get|pull|fetch|find|look\s+up|"
+         r"performance\s+(?:improvement\s+)?plans?|surger(?:y|ies)|operations?|treatments?|pregnan\w*)")
+FETCH = (r"(?:what(?:'s|s|\s+is|\s+are)|what\s+did|need|want|where\s+(?:is|are)|get|pull|fetch|find|"
+          r"look\s+up|"
           r"look\s+into|tell|"
           r"give|share|send|show|see|access|check|dig\s+up|"
           r"dig\s+out|find\s+out|grab|read|view|open|list|export|download|copy|forward|reveal|know|obtain)")
