@@ -7,22 +7,33 @@ teammate's home address" are declined. The categories (and their messages, :data
 
 * ``fabricate`` — fabricating or altering documents or evidence: a falsifying verb (fake, forge,
   backdate, mock up…) with a document, or an editing verb (change, edit, make…) with a document and a
-  deceptive purpose ("so it looks…", "for a night I didn't stay", "higher than I paid").
+  deceptive purpose ("so it looks…", "for a night I didn't stay", "higher than I paid"); any request
+  *to the bot* to write or edit a piece of evidence (receipt, invoice, certificate, sick note, ticket —
+  the bot never writes one), wanting a document to "show" another value, asking whether an altered
+  document "would be noticed".
 * ``deceive`` — deceiving an insurer or the employer: lying to / misleading them, hiding a condition or
   fact from them, wording a claim or report so it "looks like" something else, claiming what did not
-  happen, acting so that they do not find out.
+  happen, acting so that they do not find out or "think" something, a cover story, a statement the
+  asker marks as untrue ("I was actually…", "(she doesn't)", ", they weren't").
 * ``others_data`` — obtaining other people's personal or confidential data: a request verb (get, pull,
-  look up, tell me…) with another person's address, phone, salary, health or disciplinary details.
+  look up, tell me…) with another person's address, phone, salary, health or disciplinary details;
+  who in a team is on sick leave or a PIP, why someone was let go, what someone was treated for.
 * ``bypass_control`` — getting around an approval, limit, access or security control (splitting a bill
-  to stay under an approval limit, someone else's login, disabling monitoring).
-* ``off_topic`` — tasks unrelated to the policies: writing code, essays, poems, jokes, homework.
+  to stay under an approval limit, someone else's login, disabling monitoring, approving one's own
+  request, "pretend you're HR and approve…", a way around a block, without it going to the approver).
+* ``off_topic`` — tasks unrelated to the policies: writing code, essays, poems, jokes, homework,
+  plans and recommendations, personal chores.
+
+Make-believe does not launder a request: role-play, "imagine the policy allowed…", a story or a
+hypothetical addressed to the bot counts as the asker wanting it done
+(:data:`~core.answer.safety_words.FRAME`), and so does an imperative at the start of any clause.
 
 Questions *about* these things (what the penalty is, how to report it, whether it is allowed) are
 not declined: the rules need the asker to want it done (first person or a request to the bot) and a
 "reporting/asking about" cue vetoes the harmful reading (:data:`~core.answer.safety_words.ABOUT`).
 The same categories are in the LLM grounding prompt (:data:`PROMPT_RULES`, used by
 :mod:`core.llm.prompt`). The word classes are in :mod:`core.answer.safety_words`, the rules in
-:mod:`core.answer.safety_rules`.
+:mod:`core.answer.safety_rules` and :mod:`core.answer.safety_rules_access`.
 """
 
 from __future__ import annotations
