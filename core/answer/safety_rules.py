@@ -42,22 +42,32 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf"{BOT}{PRODUCE}\s+(?:me\s+|us\s+)?(?:(?:a|an|the|one|another|new|fresh|replacement|duplicate|some|"
          rf"this|that|my)\s+)?(?:(?!(?:of|for|about|on|to|with|from)\b)[\w'-]+\s+){{0,2}}?{EVIDENCE}\b"
          rf"|^(?=.*\b{EVIDENCE}\b).*{BOT}{PRODUCE}\s+(?:me\s+|us\s+)?(?:a\s+)?(?:new|fresh|replacement|"
-         rf"another|duplicate|similar)\s+one\b"),
+         rf"another|duplicate|similar)\s+one\b|^(?=.*\b(?:{EVIDENCE}|{DOC})\b).*{BOT}(?:{PRODUCE}|(?:whip|"
+         rf"knock|mock|"
+         rf"draw|type|cook|rustle)\s+(?:me|us)\s+up)\s+(?:me\s+|us\s+)?(?:up\s+)?"
+         rf"(?:another|one\s+more)\b"
+         r"|\b(?:add|put|insert|paste|stick|place)\w*\s+(?:a\s+|an\s+|the\s+|their\s+|his\s+|"
+         r"her\s+)?(?:\w+\s+)?"
+         r"(?:logo|letterhead|stamp|seal|watermark|hologram)s?\s+(?:on|to|onto|in)\b"),
         ("fabricate", "edit-evidence-for-me",
          rf"^(?=.*\b{EVIDENCE}\b).*?{BOT}(?:{REVISE}\s+(?:it|them|this|that|(?:the|my|this|that|our)\s+"
-         rf"(?:[\w'-]+\s+){{0,2}}?(?:{EVIDENCE}|dates?|amounts?|totals?|years?|figures?|names?))|fill\s+(?:it|them|"
+         rf"(?:[\w'-]+\s+){{0,2}}?(?:{EVIDENCE}|dates?|amounts?|totals?|years?|figures?|names?))|"
+         rf"fill\s+(?:it|them|"
          rf"this|that)\s+(?:in|out|up))\b"),
         ("fabricate", "doc-made-to-look",
          rf"\bmake\s+(?:the|my|this|that|our)\s+(?:[\w'-]+\s+)?{EVIDENCE}\s+(?:look|sound|seem|appear|"
          rf"read)\s+(?:like|as\s+(?:if|though))"),
         ("fabricate", "would-altered-doc-pass",
          rf"{NOTICE}\b.{{0,40}}?\bif\b(?:.{{0,60}}?\b(?:{DOC})\b.{{0,30}}?\b(?:said|says|showed|shows|read|"
-         rf"reads|had|stated|states|listed|lists)\b|\s+(?:i|we)\s+(?:just\s+)?(?:chang|edit|alter|amend|modif|"
+         rf"reads|had|stated|states|listed|lists)\b|\s+(?:i|we)\s+(?:just\s+)?(?:chang|edit|alter|amend|"
+         rf"modif|"
          rf"tweak|adjust|swap|replac|backdat|fak|forg|doctor)\w*\b.{{0,40}}?\b{DOC}\b)"),
         ("fabricate", "someone-elses-signature",
-         rf"\b(?:copy|copied|paste|trace|scan|reuse|stick|forge|fake)\w*\s+(?:(?:his|her|their)|(?:my|the|our)"
+         rf"\b(?:copy|copied|paste|trace|scan|reuse|stick|forge|fake)\w*\s+(?:(?:his|her|their)|(?:my|the|"
+         rf"our)"
          rf"\s+(?:\w+\s+)?{PERSON}'?s?|(?-i:[A-Z][a-z]+)'s)\s+(?:e-?)?(?:signatures?|initials|stamps?|seal)"
-         rf"|\b(?:put|sign|add|use|draw|do)\w*\s+(?:(?:his|her|their)|(?:my|the|our)\s+(?:\w+\s+)?{PERSON}'?s?)"
+         rf"|\b(?:put|sign|add|use|draw|do)\w*\s+(?:(?:his|her|their)|(?:my|the|"
+         rf"our)\s+(?:\w+\s+)?{PERSON}'?s?)"
          rf"\s+(?:e-?)?(?:signatures?|initials|stamps?|seal)\b.{{0,60}}?\b(?:myself|for\s+(?:him|her|them)|"
          rf"on\s+(?:his|her|their)\s+behalf|without\s+(?:him|her|them))\b"),
         ("fabricate", "want-doc-to-say",
@@ -70,9 +80,11 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"\b(?:looks?|seems?|appears?)\s+(?:like\s+)?(?:it\s+)?(?:came|comes|was\s+issued|is|was)\s+from\s+"
          r"(?:a|an|the|my)\s+(?:real\s+)?(?:clinic|hospital|doctor|gp|pharmacy|hotel|airline|insurer|bank|"
          r"vendor|supplier|restaurant|garage|lab)\b|\b(?:something|anything|one|a\s+\w+)\s+(?:that|which)\s+"
-         r"(?:looks?|seems?|passes)\s+(?:real|genuine|official|legit|authentic|as\s+(?:real|genuine|official))"),
+         r"(?:looks?|seems?|passes)\s+(?:real|genuine|official|legit|authentic|as\s+(?:real|genuine|"
+         r"official))"),
         ("deceive", "fraud-goal",
-         r"\b(?:commit|get\s+away\s+with|pull\s+off|help\s+(?:me|us)\s+with)\W+(?:\w+\W+){0,3}?(?:fraud|a\s+scam"
+         r"\b(?:commit|get\s+away\s+with|pull\s+off|help\s+(?:me|us)\s+with)\W+(?:\w+\W+){0,3}?(?:fraud|"
+         r"a\s+scam"
          r"|insurance\s+scam)\b"),
         ("deceive", "lie-to",
          r"\b(?:lie|lying|lied)\s+(?:to|on|about|in)\b|\b(?:mislead|deceiv\w*|trick|fool|"
@@ -80,7 +92,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"company|employer|hr|finance|manager|boss|auditors?|claims?\s+team|them|it|"
          r"underwriters?|assessors?|adjusters?)\b"),
         ("deceive", "hide-fact",
-         r"\b(?:hide|hiding|conceal\w*|cover\w*\s+up|hush\w*\s+up|(?:leav\w*|left)\s+(?:\w+\s+){0,2}?(?:out|off)\b|"
+         r"\b(?:hide|hiding|conceal\w*|cover\w*\s+up|hush\w*\s+up|(?:leav\w*|"
+         r"left)\s+(?:\w+\s+){0,2}?(?:out|off)\b|"
          r"omit\w*|not\s+(?:mention|declare|disclose|tell|report)\w*|"
          r"without\s+(?:mentioning|declaring|disclosing|telling|reporting)|keep\w*\s+"
          r"(?:\w+\s+){0,3}(?:quiet|secret|hidden|off)|avoid\s+(?:declaring|disclosing|"
@@ -95,7 +108,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"(?:find\w*\s+out|notic\w*|realis\w*|realiz\w*|knows?|catch\w*|"
          r"spot\w*|suspect\w*)\b(?<!\bknow)"),
         ("deceive", "so-they-dont-figure-out",
-         r"\bso\s+(?:that\s+)?(?:he|she|they|nobody|no\s+one|(?:my|the|our)\s+\w+)\s+(?:doesn'?t|don'?t|won'?t|"
+         r"\bso\s+(?:that\s+)?(?:he|she|they|nobody|no\s+one|(?:my|the|our)\s+\w+)\s+(?:doesn'?t|don'?t|"
+         r"won'?t|"
          r"will\s+not|does\s+not|do\s+not|never|can'?t|cannot|wouldn'?t)\s+(?:find\s+out|figure\s+out|"
          r"work\s+out|notice|realis\w*|realiz\w*|know|catch\s+on|suspect|see|learn|hear)\b"),
         ("deceive", "word-it-so",
@@ -141,26 +155,39 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf"|\b(?:convinc|persuad)\w*\s+(?:the\s+|my\s+|our\s+)?(?:\w+\s+)?(?:{AUTHORITY}|them)\b.{{0,100}}?"
          rf"{FALSE_CUE}"),
         ("deceive", "make-it-sound",
-         r"\bmake\s+(?:it|this|that|them|the\s+\w+|my\s+\w+|our\s+\w+)(?:\s+\w+)?\s+(?:look|sound|seem|appear|"
+         r"\bmake\s+(?:it|this|that|them|the\s+\w+|my\s+\w+|our\s+\w+)(?:\s+\w+)?\s+(?:look|sound|seem|"
+         r"appear|"
          r"read)\s+(?:like|as\s+(?:if|though))"),
         ("deceive", "tell-them-untrue",
-         rf"\b(?:tell|explain|say|write|draft|compose|send|e-?mail|inform|assure|answer|reply|respond|message|text)\w*\b.{{0,80}}?"
+         rf"\b(?:tell|explain|say|write|draft|compose|send|e-?mail|inform|assure|answer|reply|respond|"
+         rf"message|text)\w*\b.{{0,80}}?"
          rf"\b{AUTHORITY}\b.{{0,120}}?{FALSE_CUE}"),
         ("deceive", "cover-story",
          r"\b(?:come\s+up\s+with|think\s+(?:of|up)|cook\s+up|make\s+up|invent|craft|concoct)\s+(?:me\s+)?"
          r"(?:a\s+|an\s+|some\s+)?(?:good\s+|believable\s+|plausible\s+|convincing\s+|credible\s+|solid\s+)?"
-         r"(?:cover\s+)?(?:story|excuse|alibi|lie|fib|explanation|reason)s?\b.{0,40}?(?:\bwhy\b|\bfor\s+why\b|"
-         r"\bto\s+(?:tell|give|explain|use|cover)\b|\bso\s+(?:that\s+)?(?:they|he|she|hr|the\s+\w+|my\s+\w+)\b)"),
+         r"(?:cover\s+)?(?:story|excuse|alibi|lie|fib|explanation|reason)s?\b.{0,40}?(?:\bwhy\b|"
+         r"\bfor\s+why\b|"
+         r"\bto\s+(?:tell|give|explain|use|cover)\b|\bso\s+(?:that\s+)?(?:they|he|she|hr|the\s+\w+|"
+         r"my\s+\w+)\b)"),
         ("deceive", "would-claim-pass",
          rf"{NOTICE}\b.{{0,40}}?\bif\s+(?:i|we)\s+(?:just\s+)?(?:said|say|claimed|claim|told|tell|reported|"
          rf"report|put|listed|list|called|call|wrote|write|left|leave|didn'?t\s+(?:mention|declare|disclose|"
          rf"tell|report))\b"),
         ("deceive", "answer-to-get-paid",
-         r"\b(?:answer|reply|respond|word|phrase)\w*\b.{0,60}?\bso\s+(?:that\s+)?(?:they|the\s+\w+|it|he|she)\s+"
+         r"\b(?:answer|reply|respond|word|phrase)\w*\b.{0,60}?\bso\s+(?:that\s+)?(?:they|the\s+\w+|it|he|"
+         r"she)\s+"
          r"(?:will\s+|would\s+|still\s+)?(?:pay|accept|approve|cover)s?\b"),
         ("deceive", "want-them-to-believe",
          rf"\b(?:need|want|get)\s+(?:the\s+|my\s+|our\s+)?(?:\w+\s+)?(?:{AUTHORITY}|them|him|her)\s+to\s+"
          rf"(?:think|believe|assume)(?!\s+(?:about|of|over)\b)"),
+        ("deceive", "make-it-believable",
+         r"\bmake\s+(?:it|this|that|the\s+story|my\s+story|them|him|her)\s+(?:\w+\s+)?(?:believable|"
+         r"convincing|"
+         r"credible|plausible|realistic|watertight|air-?tight|stick)\b|\bwhat(?:'?s|\s+is)\s+(?:my|our|"
+         r"the)\s+"
+         r"(?:cover\s+)?(?:story|excuse|alibi)\b|\bwhat\s+(?:story|excuse|alibi)\s+(?:do|should|can|"
+         r"could)\s+(?:i|we)"
+         r"\s+(?:give|tell|use)\b"),
         ("deceive", "say-untrue",
          r"\b(?:say|said|claim|claimed|state|declare|tell|told|put|write|report|list)\w*\b.{0,80}?(?:\(\s*"
          r"(?:it|he|she|they|i|we)\s+(?:isn'?t|isnt|wasn'?t|wasnt|aren'?t|weren'?t|doesn'?t|doesnt|didn'?t|"
