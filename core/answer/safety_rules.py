@@ -54,9 +54,6 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf"(?:[\w'-]+\s+){{0,2}}?(?:{EVIDENCE}|dates?|amounts?|totals?|years?|figures?|names?))|"
          rf"fill\s+(?:it|them|"
          rf"this|that)\s+(?:in|out|up))\b"),
-        ("fabricate", "doc-made-to-look",
-         rf"\bmake\s+(?:the|my|this|that|our)\s+(?:[\w'-]+\s+)?{EVIDENCE}\s+(?:look|sound|seem|appear|"
-         rf"read)\s+(?:like|as\s+(?:if|though))"),
         ("fabricate", "would-altered-doc-pass",
          rf"{NOTICE}\b.{{0,40}}?\bif\b(?:.{{0,60}}?\b(?:{DOC})\b.{{0,30}}?\b(?:said|says|showed|shows|read|"
          rf"reads|had|stated|states|listed|lists)\b|\s+(?:i|we)\s+(?:just\s+)?(?:chang|edit|alter|amend|"
@@ -169,10 +166,6 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"\bfor\s+why\b|"
          r"\bto\s+(?:tell|give|explain|use|cover)\b|\bso\s+(?:that\s+)?(?:they|he|she|hr|the\s+\w+|"
          r"my\s+\w+)\b)"),
-        ("deceive", "would-claim-pass",
-         rf"{NOTICE}\b.{{0,40}}?\bif\s+(?:i|we)\s+(?:just\s+)?(?:said|say|claimed|claim|told|tell|reported|"
-         rf"report|put|listed|list|called|call|wrote|write|left|leave|didn'?t\s+(?:mention|declare|disclose|"
-         rf"tell|report))\b"),
         ("deceive", "answer-to-get-paid",
          r"\b(?:answer|reply|respond|word|phrase)\w*\b.{0,60}?\bso\s+(?:that\s+)?(?:they|the\s+\w+|it|he|"
          r"she)\s+"
