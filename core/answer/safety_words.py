@@ -1,7 +1,10 @@
 """Word classes of the decline rules (:mod:`core.answer.safety_rules`): documents, falsifying and editing
 verbs, deceptive purposes, people and their data, controls and ways around them, and the two cues
 :func:`core.answer.safety.check` reads first — the asker wants it done (:data:`ASKER`) or asks *about* it
-(:data:`ABOUT`).
+(:data:`ABOUT`). Round 2 (2026-12-02) added the request-to-the-bot cues (:data:`CLAUSE`, :data:`BOT`,
+:data:`FRAME` for make-believe, :data:`NOTICE`), the evidence the bot never writes or edits
+(:data:`EVIDENCE`, :data:`PRODUCE`, :data:`REVISE`), whom a deception targets (:data:`AUTHORITY`),
+words marking a statement untrue (:data:`FALSE_CUE`) and approval thresholds (:data:`THRESHOLD`).
 
 Each is a regular-expression fragment (a non-capturing group, matched case-insensitively) except
 :data:`ABOUT`, a compiled pattern. The vocabularies are hand-written from the categories of issue 11
@@ -89,8 +92,10 @@ PRODUCE = (r"(?:write|make|create|recreate|reproduce|replicate|generate|produce|
            r"type(?:\s+up)?|draw\s+up|"
            r"knock\s+(?:up|together)|throw\s+together|rustle\s+up|cook\s+up|"
            r"whip\s+up|mock\s+up|put\s+together|issue|design|fill\s+(?:in|out|up))")
+"""Verbs asking the bot to produce a document (with :data:`EVIDENCE` after them: fabrication)."""
 REVISE = (r"(?:redo|change|edit|alter|amend|modify|tweak|adjust|update|fix|rewrite|swap|replace|correct|"
           r"backdate|bump(?:\s+up)?|push|shift|move|increase|turn)")
+"""Verbs asking the bot to change a document (with :data:`EVIDENCE` in the request: altering evidence)."""
 AUTHORITY = (r"(?:insur\w*|underwrit\w*|claims?\s+(?:team|handler|officer|department)|assessors?|adjusters?|"
              r"company|employer|hr|finance|manager|boss|auditors?|supervisor|team\s+lead|payroll|police)")
 """Whom a deception is aimed at (the insurer or the employer and its functions)."""
