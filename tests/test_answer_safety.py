@@ -64,3 +64,7 @@ def test_the_llm_grounding_prompt_carries_the_same_categories() -> None:
     for words in ("fabricate", "deceive an insurer", "personal or confidential data", "bypass",
                   "unrelated to the policies"):
         assert words in PROMPT_RULES
+
+
+def test_the_llm_grounding_prompt_declines_make_believe_framings() -> None:
+    assert "role-play" in SYSTEM_PROMPT and "hypothetical" in SYSTEM_PROMPT
