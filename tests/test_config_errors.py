@@ -36,7 +36,8 @@ def test_a_value_that_is_not_one_of_the_choices_lists_them(tmp_path: Path) -> No
 
 
 def test_a_value_of_the_wrong_type_says_what_it_must_be(tmp_path: Path) -> None:
-    assert "retrieval.top_k must be a whole number (got 'many')" in _error(tmp_path, "retrieval:\n  top_k: many\n")
+    msg = _error(tmp_path, "retrieval:\n  top_k: many\n")
+    assert "retrieval.top_k must be a whole number (got 'many')" in msg
 
 
 def test_a_missing_key_of_a_list_item_names_its_index(tmp_path: Path) -> None:
@@ -61,7 +62,8 @@ def test_an_empty_policy_folder_is_refused(tmp_path: Path, value: str) -> None:
 
 
 def test_a_duplicate_section_is_refused_with_its_line(tmp_path: Path) -> None:
-    msg = _error(tmp_path, "answer:\n  max_sentences: 3\nretrieval:\n  top_k: 4\nanswer:\n  max_sentences: 4\n")
+    msg = _error(tmp_path, "answer:\n  max_sentences: 3\nretrieval:\n  top_k: 4\n"
+                           "answer:\n  max_sentences: 4\n")
     assert msg.startswith(f"{tmp_path / 'config.yaml'}:5: key 'answer' appears twice (first on line 1)")
 
 
