@@ -54,6 +54,18 @@ def test_an_embedding_model_that_is_no_hub_id_is_one_error_line(tmp_path: Path) 
 
 
 # ---- index -------------------------------------------------------------------------------------------
+def test_a_missing_configured_folder_names_the_key_and_the_config_file(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path, tmp_path / "no-such-folder")
+    code, _, err = _cli("--config", str(cfg), "index")
+    assert code == 2 and f"no such folder (policies.root in {cfg})" in " ".join(err.split())
+
+
+def test_run_on_a_missing_folder_creates_no_data_dir(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path, tmp_path / "no-such-folder")
+    code, _, _ = _cli("--config", str(cfg), "run")
+    assert code == 2 and not (tmp_path / "data").exists()
+
+
 def test_index_names_each_failed_file_once(tmp_path: Path) -> None:
     root = policy_folder(tmp_path / "policies", {"leave.md": LEAVE, "blank.md": ""})
     out = run_cli("--config", str(write_config(tmp_path, root)), "index")

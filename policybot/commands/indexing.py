@@ -86,7 +86,11 @@ def policy_root(path: str | None, app: App) -> Path:
     if root.exists() and not root.is_dir():
         raise PolicybotError(f"{root}: is a file, not a folder; pass the policy folder that holds it")
     if not root.is_dir():
-        raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root")
+        if path is not None:
+            raise PolicybotError(f"{root}: no such folder; check the path (the folder of policy files)")
+        source = app.settings.config_path or "the built-in defaults"
+        raise PolicybotError(f"{root}: no such folder (policies.root in {source}); create it and put the "
+                             "policy files there, fix policies.root, or pass a folder: policybot index PATH")
     return root
 
 
