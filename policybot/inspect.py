@@ -46,6 +46,7 @@ from core.types import Block, ExtractedDocument
 from indexer.extract import extract_file, relative_posix
 from indexer.jobs import sha256_file
 from indexer.names import disk_path, nfc
+from indexer.walk import not_regular_reason
 
 BLOCK_KEYS = ("page", "page_end", "section", "kind", "text")
 CHUNK_KEYS = ("ordinal", "page", "page_end", "section", "kind", "kinds", "text")
@@ -65,7 +66,7 @@ def resolve(settings: Settings, file: str, root: Path | None = None) -> Path:
     :func:`indexer.names.disk_path`).
 
     Raises:
-        PolicybotError: no such file, or a folder.
+        PolicybotError: no such file, a folder, or a named pipe, socket or device (never opened).
     """
     given = Path(file)
     folders = list(dict.fromkeys(f for f in (root, settings.policies.root) if f is not None))
@@ -74,6 +75,9 @@ def resolve(settings: Settings, file: str, root: Path | None = None) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return Path(os.path.abspath(candidate))
+    odd = next((r for r in map(not_regular_reason, candidates) if r), "")
+    if odd:
+        raise PolicybotError(f"{file}: {odd}")
     if any(c.is_dir() for c in candidates):
         raise PolicybotError(f"{file}: is a folder; pass one policy file in it (policybot status lists them)")
     raise PolicybotError(f"{file}: no such file (looked in the working directory and in "

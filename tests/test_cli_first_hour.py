@@ -103,6 +103,14 @@ def test_a_watcher_event_for_a_named_pipe_records_it_without_reading_it(tmp_path
     assert store.documents()["pipe.md"].error.startswith("not a regular file")
 
 
+@pytest.mark.timeout(60)
+def test_inspect_of_a_named_pipe_says_what_it_is(tmp_path: Path) -> None:
+    root = policy_folder(tmp_path / "policies", {"leave.md": LEAVE})
+    os.mkfifo(root / "pipe.md")
+    code, _, err = _cli("--config", str(write_config(tmp_path, root)), "inspect", "pipe.md")
+    assert code == 2 and "pipe.md: not a regular file (a named pipe)" in err
+
+
 def test_a_character_device_is_not_a_regular_file() -> None:
     assert "a character device" in not_regular_reason(Path("/dev/null"))
 
