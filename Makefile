@@ -55,4 +55,4 @@ eval: $(STAMP)
 	$(BIN)/policybot --data-dir .policybot-eval eval ../shared/corpus/qa_dev.yaml --report docs/eval/qa_dev_offline.md
 
 clean:
-	rm -rf $(VENV) .policybot .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .policybot .policybot-shared .pytest_cache .mypy_cache .ruff_cache

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from core.config_errors import check_unique_keys, describe_validation
 from core.errors import ConfigError
 from core.store_location import check_uri, is_uri
 
@@ -46,6 +47,15 @@ class PoliciesSettings(_Section):
     root: Path = Path("policies")
     include: tuple[str, ...] = ("*.pdf", "*.docx", "*.doc", "*.md", "*.markdown", "*.txt")
     ignore: tuple[str, ...] = DEFAULT_IGNORES
+
+    @field_validator("root", mode="before")
+    @classmethod
+    def _root_named(cls, v: object) -> object:
+        """An empty ``root`` would be the config file's own folder: refused, never guessed."""
+        if v is None or (isinstance(v, str | Path) and not str(v).strip()):
+            raise ValueError("the policy folder is empty; name the folder that holds the policy files "
+                             "(e.g. root: policies), relative to the config file or absolute")
+        return v
 
     @field_validator("include", "ignore", mode="before")
     @classmethod
@@ -505,8 +515,10 @@ def load_config(
         CLI overrides against the current directory.
 
     Raises:
-        ConfigError: the file is missing or not YAML, or a key is unknown or its value is not allowed;
-            the message names the file, the dotted key and what is allowed.
+        ConfigError: the file is missing, not YAML, or holds a key twice (file, line and key), or a key
+            is unknown or its value is not allowed (file, dotted key, what is wrong and what is allowed:
+            :mod:`core.config_errors`).
+
     """
     if path is None and Path("config.yaml").is_file():
         path = Path("config.yaml")
@@ -519,7 +531,8 @@ def load_config(
     try:
         settings = Settings.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(_describe(exc, path)) from None
+        raise ConfigError(describe_validation(exc, str(path) if path is not None else "built-in defaults",
+                                              Settings)) from None
     if isinstance(data_dir, str) and is_uri(data_dir):
         data_dir = check_uri(data_dir)
     return _resolve_paths(settings, base, data_dir, policy_root)
@@ -533,6 +546,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.start}); save the file as UTF-8") from None
     try:
+        check_unique_keys(text, path)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(_yaml_error(path, exc)) from None
@@ -552,35 +566,6 @@ def _yaml_error(path: Path, exc: yaml.YAMLError) -> str:
     context = getattr(exc, "context", None)
     where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
     return f"{where}: not valid YAML: {problem}{f' ({context})' if context else ''}; fix the syntax there"
-
-
-_SHAPE_ERRORS = {"model_type", "dict_type", "model_attributes_type"}
-"""pydantic error types of a section (or mapping key) given as something other than a mapping."""
-
-
-def _kind(value: object) -> str:
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, str):
-        return f"the text {value!r}"
-    return "nothing" if value is None else f"the value {value!r}"
-
-
-def _describe(exc: ValidationError, path: Path | None) -> str:
-    where = str(path) if path is not None else "built-in defaults"
-    lines = []
-    for err in exc.errors():
-        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        if err["type"] == "extra_forbidden":
-            lines.append(f"{where}: unknown key '{key}'; remove it or check its spelling (see config.yaml)")
-        elif err["type"] in _SHAPE_ERRORS:
-            name = key.rsplit(".", 1)[-1]
-            lines.append(f"{where}: section '{key}' must be a mapping of settings (indented 'name: value' "
-                         f"lines under '{name}:'), not {_kind(err.get('input'))}; see config.yaml")
-        else:
-            got = err.get("input")
-            lines.append(f"{where}: key '{key}': {err['msg']} (got {got!r})")
-    return "\n".join(lines)
 
 
 def _resolve_paths(

@@ -153,9 +153,8 @@ def record_failure(store: Store, job: Job, base: DocumentRecord, reason: str, su
     pages = job.rec.pages if kept and job.rec is not None else 0
     store.put_document(replace(base, error=reason, chunk_count=kept, pages=pages))
     summary.add_failure(job.rel, reason)
-    summary.new_failures.append(reason)
-    log.warning("failed %s: %s%s", job.rel, reason, f" (keeping {kept} chunks of the last good version)"
-                if kept else "")
+    note = f" (keeping {kept} chunks of the last good version)" if kept else ""
+    summary.add_new_failure(job.rel, reason, note)
 
 
 def record_skipped(store: Store, rel: str, rec: DocumentRecord | None, fingerprint: str, reason: str,
@@ -173,5 +172,12 @@ def record_skipped(store: Store, rel: str, rec: DocumentRecord | None, fingerpri
                                  status="failed")
     store.put_document(replace(base, fingerprint=fingerprint, status="failed", error=reason,
                                chunk_count=kept, pages=base.pages if kept else 0, indexed_at=time.time()))
-    summary.new_failures.append(reason)
-    log.warning("failed %s: %s", rel, reason)
+    summary.add_new_failure(rel, reason)
+
+
+def log_failures(summary: IndexSummary, level: int = logging.WARNING) -> None:
+    """Log each file that failed in this run once, at ``level``: WARNING where nobody else shows them
+    (the watcher), INFO when the caller prints ``summary.failures`` itself (``policybot index``'s
+    failures table), so a failure is named once."""
+    for f in summary.failed_now:
+        log.log(level, "failed %s: %s", f["file"], f["reason"])

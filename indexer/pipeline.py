@@ -37,6 +37,7 @@ from indexer.jobs import (
     ExtractFn,
     Job,
     classify,
+    log_failures,
     record_skipped,
     sha256_file,
 )
@@ -48,7 +49,7 @@ from indexer.runner import FileRunner, Progress
 from indexer.safety import Checkpoint, abort_environmental, check_root, check_swap
 from indexer.snapshot import write_snapshot
 from indexer.summary import IndexSummary
-from indexer.walk import scan, symlink_problem, unscanned
+from indexer.walk import not_regular_reason, scan, symlink_problem, unscanned
 from indexer.worker import ExtractionWorker, should_retry
 
 log = logging.getLogger(__name__)
@@ -145,14 +146,15 @@ class Indexer:
         self._reconciled.append(callback)
 
     def reconcile(self, root: Path | None = None, progress: Progress | None = None, *,
-                  switch_root: bool = False) -> IndexSummary:
+                  switch_root: bool = False, report_failures: bool = True) -> IndexSummary:
         """Index new and changed files under ``root`` (default: ``policies.root``), skip unchanged
         ones, move renamed ones, remove rows and chunks of files that are gone, repair drift; under
         a new config fingerprint, rebuild into a shadow generation and swap it in. Per-file failures
         are recorded, never raised.
 
         The index remembers its folder: another ``root`` than the recorded one is refused unless
-        ``switch_root`` (:func:`indexer.safety.check_root`).
+        ``switch_root`` (:func:`indexer.safety.check_root`). Files that failed in this run are logged
+        at WARNING, at INFO when ``report_failures`` is False (the caller prints ``summary.failures``).
 
         Raises:
             RootMismatchError: ``root`` is not the folder the index holds (nothing changed).
@@ -182,7 +184,8 @@ class Indexer:
                      "embedded=%d reused=%d repaired=%d in %.1fs", self.root, len(files), summary.indexed,
                      summary.unchanged, summary.failed, summary.removed, summary.moved,
                      summary.chunks_embedded, summary.chunks_reused, summary.repaired, summary.seconds)
-            self._publish(summary, snapshot_now=True)
+            self._publish(summary, snapshot_now=True,
+                          failures_level=logging.WARNING if report_failures else logging.INFO)
         for callback in list(self._reconciled):
             try:
                 callback(summary)
@@ -221,9 +224,15 @@ class Indexer:
             self._check_stop()
             if shadow.needs_rebuild(self.store, self.fingerprint):
                 self.reconcile(self.root)
+            summary = IndexSummary()
+            odd = not_regular_reason(abs_path)
+            if odd:  # a pipe or device: recorded failed, never opened (reading it would block)
+                rec = self.store.documents().get(rel)
+                record_skipped(self.store, rel, rec, self.fingerprint, odd, summary)
+                self._publish(summary)
+                return "failed"
             if not abs_path.is_file():
                 return "removed" if self.remove_path(abs_path) else "ignored"
-            summary = IndexSummary()
             docs = self.store.documents()
             hashes: dict[str, str] = {}
             if rel not in docs and not is_bad_name(os.fspath(abs_path)):
@@ -354,7 +363,9 @@ class Indexer:
             finally:
                 self._lock.release()
 
-    def _publish(self, summary: IndexSummary, *, snapshot_now: bool = False) -> None:
+    def _publish(self, summary: IndexSummary, *, snapshot_now: bool = False,
+                 failures_level: int = logging.WARNING) -> None:
+        log_failures(summary, failures_level)
         self._snapshot_dirty = True
         if snapshot_now or time.monotonic() - self._snapshot_at >= SNAPSHOT_EVERY_S:
             self.flush_snapshot()

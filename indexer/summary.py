@@ -32,11 +32,20 @@ class IndexSummary:
     """Reasons of the files that failed *in this run* (a failed row written now; files still failing
     for the same reason as before are not in it): :mod:`indexer.safety` aborts a reconcile when they
     all share one machine-side reason and nothing indexed."""
+    failed_now: list[dict[str, str]] = field(default_factory=list)
+    """The same failures with their files (``{"file", "reason"}``; the reason may add that the last
+    good version keeps serving): what the indexer logs once per failure
+    (:func:`indexer.jobs.log_failures`)."""
 
     def add_failure(self, rel: str, reason: str) -> None:
         """Count a failed file and remember its reason."""
         self.failed += 1
         self.failures.append({"file": rel, "reason": reason})
+
+    def add_new_failure(self, rel: str, reason: str, note: str = "") -> None:
+        """Remember a failure written in this run (``note``: what still serves, for the log)."""
+        self.new_failures.append(reason)
+        self.failed_now.append({"file": rel, "reason": reason + note})
 
     def to_json(self) -> dict[str, object]:
         """``{"indexed","unchanged","failed","removed","moved","pages","chunks_embedded",

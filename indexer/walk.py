@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import stat
 from pathlib import Path
 
 from core.config import Settings
@@ -29,8 +30,8 @@ def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None)
     Symlink rule: a file symlink whose target is also inside ``root`` is skipped (its target is
     indexed under its own path, so the text is never cited twice); one pointing outside ``root`` is
     indexed under the link's name. Folder symlinks are not followed. Entries that cannot be indexed
-    (unreadable folder, broken symlink, symlink loop, two files whose names are equal in NFC) go into
-    ``problems`` (relative path → reason).
+    (unreadable folder, broken symlink, symlink loop, two files whose names are equal in NFC, a named
+    pipe, socket or device file) go into ``problems`` (relative path → reason).
     """
     found: dict[str, Path] = {}
     skipped: dict[str, str] = {} if problems is None else problems
@@ -56,6 +57,9 @@ def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None)
                     skipped[rel] = reason
                     continue
             if not path.is_file():
+                odd = not_regular_reason(path)
+                if odd:
+                    skipped[rel] = odd
                 continue
             if rel in found:  # the same name in NFC and NFD: which one is meant cannot be told
                 del found[rel]
@@ -63,6 +67,25 @@ def scan(root: Path, settings: Settings, problems: dict[str, str] | None = None)
             elif rel not in skipped:
                 found[rel] = path
     return found
+
+
+NOT_REGULAR = {stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket",
+               stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device"}
+
+
+def not_regular_reason(path: Path) -> str:
+    """The failure reason of ``path`` when it (or the file its symlink points at) exists but is not a
+    regular file — a named pipe, socket or device, which would block or never end when read — else
+    "" (a regular file, a folder or nothing there). Looks with ``stat`` only; never opens it."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return ""
+    kind = NOT_REGULAR.get(stat.S_IFMT(mode))
+    if kind is None:
+        return ""
+    return (f"not a regular file ({kind}); policybot reads only ordinary files: remove it from the "
+            "policy folder or replace it with the policy file")
 
 
 def symlink_problem(path: Path, real_root: Path) -> str | None:

@@ -71,6 +71,11 @@ def embedding_model_folder(emb: EmbeddingSettings) -> Path | None:
                              "config); "
                              "fix the path (a typo? an unmounted volume?) or set 'all-MiniLM-L6-v2' "
                              f"(bundled); {UNCHANGED}")
+    if not _is_hub_id(name):
+        raise ModelLoadError(f"embedding.model: {name!r} is neither a model folder (no {path.resolve()}) nor "
+                             "a Hugging Face model id (name or owner/name: letters, digits, '-', '_', '.'; "
+                             f"no spaces); fix the name, set a local model folder or 'all-MiniLM-L6-v2' "
+                             f"(bundled); {UNCHANGED}")
     cached = _hub_cache_folder(name)
     if cached is None and _offline():
         raise ModelLoadError(f"embedding.model: {name!r} is not a folder (no {path.resolve()}) and not in "
@@ -124,6 +129,18 @@ def _looks_like_path(name: str) -> bool:
     """A value that can only be a path: absolute, ``./``/``../``/``~``, or more than one ``/``
     (hub ids are ``name`` or ``owner/name``)."""
     return Path(name).is_absolute() or name.startswith((".", "~")) or name.count("/") > 1
+
+
+def _is_hub_id(name: str) -> bool:
+    """Whether ``name`` is a valid Hub repo id (huggingface_hub's own ``validate_repo_id`` rule)."""
+    from huggingface_hub.errors import HFValidationError
+    from huggingface_hub.utils import validate_repo_id
+
+    try:
+        validate_repo_id(name)
+    except HFValidationError:
+        return False
+    return True
 
 
 def _hub_cache_folder(name: str) -> Path | None:

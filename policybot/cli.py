@@ -45,6 +45,7 @@ COMMAND_MODULES = (
 """Modules whose ``register(cli)`` adds commands, in help order."""
 
 GLOBAL_WITH_VALUE = ("--config", "--data-dir")
+GLOBAL_FLAGS = ("--version",)
 _VERBOSE = re.compile(r"^(-v+|--verbose)$")
 
 
@@ -68,7 +69,7 @@ def hoist_global_options(args: list[str], commands: set[str]) -> list[str]:
             moved += rest[j:j + 2]
             j += 2
             continue
-        if a.split("=", 1)[0] in GLOBAL_WITH_VALUE or _VERBOSE.match(a):
+        if a.split("=", 1)[0] in GLOBAL_WITH_VALUE or _VERBOSE.match(a) or a in GLOBAL_FLAGS:
             moved.append(a)
         else:
             kept.append(a)
@@ -123,8 +124,25 @@ def _fail(message: str) -> None:
     raise typer.Exit(2) from None
 
 
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+"""``-h`` is ``--help`` on the root and, through click's context inheritance, on every command."""
+
 cli = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  context_settings=HELP_OPTIONS,
                   help="policybot answers questions about company policies, citing the policy files.")
+
+
+def _version(value: bool) -> None:
+    """``--version``: print ``policybot X.Y.Z`` (the installed package's version) and exit 0."""
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("policybot")
+        except PackageNotFoundError:  # run from a source tree without installing
+            number = "unknown (not installed; run make run or make test once)"
+        typer.echo(f"policybot {number}")
+        raise typer.Exit(0)
 
 
 @cli.callback()
@@ -138,6 +156,8 @@ def _main(
     verbose: Annotated[int, typer.Option(
         "-v", "--verbose", count=True, metavar="", show_default=False,
         help="More log output; repeat it: -v INFO, -vv DEBUG (library warnings and progress bars too).")] = 0,
+    _show_version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_version, help="Print the version and exit.")] = False,
 ) -> None:
     """Load settings once; every command shares the collaborators built from them.
 

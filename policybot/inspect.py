@@ -46,6 +46,7 @@ from core.types import Block, ExtractedDocument
 from indexer.extract import extract_file, relative_posix
 from indexer.jobs import sha256_file
 from indexer.names import disk_path, nfc
+from indexer.walk import not_regular_reason
 
 BLOCK_KEYS = ("page", "page_end", "section", "kind", "text")
 CHUNK_KEYS = ("ordinal", "page", "page_end", "section", "kind", "kinds", "text")
@@ -65,7 +66,7 @@ def resolve(settings: Settings, file: str, root: Path | None = None) -> Path:
     :func:`indexer.names.disk_path`).
 
     Raises:
-        PolicybotError: no such file, or a folder.
+        PolicybotError: no such file, a folder, or a named pipe, socket or device (never opened).
     """
     given = Path(file)
     folders = list(dict.fromkeys(f for f in (root, settings.policies.root) if f is not None))
@@ -74,6 +75,9 @@ def resolve(settings: Settings, file: str, root: Path | None = None) -> Path:
     for candidate in candidates:
         if candidate.is_file():
             return Path(os.path.abspath(candidate))
+    odd = next((r for r in map(not_regular_reason, candidates) if r), "")
+    if odd:
+        raise PolicybotError(f"{file}: {odd}")
     if any(c.is_dir() for c in candidates):
         raise PolicybotError(f"{file}: is a folder; pass one policy file in it (policybot status lists them)")
     raise PolicybotError(f"{file}: no such file (looked in the working directory and in "
@@ -85,13 +89,16 @@ def inspect_file(settings: Settings, store: Store | None, file: str,
     """The inspection of ``file`` as a JSON-able dict (shape in the module doc).
 
     Raises:
-        PolicybotError: no such file.
+        PolicybotError: no such file; ``page`` beyond the file's last page, or given for a file
+            without pages (Markdown, text, Word).
     """
     root = index_root(settings, store)
     path = resolve(settings, file, root)
     rel = relative_posix(path, root)
     rec = store.documents().get(rel) if store is not None else None
     doc, error = _extract(path, root, settings)
+    if page is not None:
+        check_page(rel, page, doc.pages if doc is not None else None)
     stored = rec.report() if rec is not None else None
     report = stored if stored is not None else (doc.report.to_json() if doc is not None else None)
     stored_kinds = report.pop("chunk_kinds", None) if report is not None else None
@@ -108,6 +115,23 @@ def inspect_file(settings: Settings, store: Store | None, file: str,
             "status": rec.status if rec is not None else None, "error": rec.error if rec is not None else "",
             "current": current, "page": page, "report": report, "blocks": blocks, "chunks": chunks,
             "extraction_error": error}
+
+
+def check_page(rel: str, page: int, pages: int | None) -> None:
+    """Refuse ``--page page`` for a file of ``pages`` pages (0: a file without pages, None: unknown
+    because it cannot be extracted now).
+
+    Raises:
+        PolicybotError: the page is past the last one, or the file has no pages.
+    """
+    if pages is None:
+        return
+    if pages == 0:
+        raise PolicybotError(f"{rel}: --page applies only to PDFs; this file has no pages (Markdown, text "
+                             "and Word files are one flow of text); leave --page out to see all of it")
+    if page > pages:
+        raise PolicybotError(f"{rel}: page {page} is past the end; the file has {pages} page"
+                             f"{'s' if pages != 1 else ''}: pass --page 1 to {pages}")
 
 
 def _extract(path: Path, root: Path, settings: Settings) -> tuple[ExtractedDocument | None, str]:

@@ -58,6 +58,11 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
     """Print the ``status`` report (see :func:`policybot.status.collect`)."""
     docs = data["documents"]
     console.print(f"data dir: {escape(data['data_dir'])}\npolicy root: {escape(data['policy_root'])}")
+    if data.get("root_exists") is False:
+        console.print(f"[yellow]policy folder missing:[/yellow] {escape(data['policy_root'])} is not a "
+                      "folder on this machine (moved, deleted or not mounted); the index keeps its "
+                      "documents, and index, watch and run fail until it is back or policies.root names "
+                      "another folder (with --switch-root)", soft_wrap=True)
     if data.get("root_matches") is False:
         console.print("[yellow]config policies.root is another folder:[/yellow] "
                       f"{escape(data['configured_root'])} "

@@ -69,7 +69,7 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
 
     Shape (times are UNIX seconds, 0.0 or null when never)::
 
-        {"data_dir", "policy_root", "configured_root", "root_matches", "fingerprint", "chunks",
+        {"data_dir", "policy_root", "root_exists", "configured_root", "root_matches", "fingerprint", "chunks",
          "last_indexed_at",
          "documents": {"indexed", "failed", "stale", "pending", "needs_ocr", "partial"},
          "files": [{"path", "status", "error", "chunks", "pages", "indexed_at", "partial",
@@ -108,7 +108,9 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
     when its lease holds (``live`` false: it expired or was released; null: no indexer ever ran).
     ``policy_root`` is the folder the index holds (recorded by the last reconcile; the configured
     ``policies.root`` before the first), ``configured_root`` the config's, ``root_matches`` whether
-    they agree (a reconcile of another folder is refused without ``--switch-root``).
+    they agree (a reconcile of another folder is refused without ``--switch-root``); ``root_exists``
+    whether ``policy_root`` is a folder on this machine now (false: moved, deleted or an unmounted share;
+    the index keeps serving its documents, and index, watch and run fail until it is back).
     """
     now = time.time() if now is None else now
     fp = config_fingerprint(settings)
@@ -124,6 +126,7 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
     return {
         "data_dir": str(settings.data_dir),
         "policy_root": state.root or configured,
+        "root_exists": os.path.isdir(state.root or configured),
         "configured_root": configured,
         "root_matches": not state.root or state.root == configured,
         "fingerprint": fp,

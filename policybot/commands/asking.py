@@ -22,12 +22,16 @@ def register(cli: typer.Typer) -> None:
 
 def ask(
     ctx: typer.Context,
-    question: Annotated[str, typer.Argument(help="The question, in quotes.", show_default=False)],
+    words: Annotated[list[str], typer.Argument(
+        metavar="QUESTION", show_default=False,
+        help="The question: in quotes, or its words as they come (ask what is the leave policy); quote it "
+             "when it holds characters the shell expands (? * ' !).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as one JSON object.")] = False,
     scope: Annotated[list[str] | None, typer.Option(
         "--scope", metavar="GLOB", help="Search only these folders (repeatable), e.g. hr/**.")] = None,
 ) -> None:
     """Answer one question from the indexed policies, with citations."""
+    question = " ".join(words)
     if not question.strip():
         raise PolicybotError("the question is empty; ask it in quotes: policybot ask \"...\"")
     data_dir = settings_of(ctx).data_dir

@@ -86,7 +86,11 @@ def policy_root(path: str | None, app: App) -> Path:
     if root.exists() and not root.is_dir():
         raise PolicybotError(f"{root}: is a file, not a folder; pass the policy folder that holds it")
     if not root.is_dir():
-        raise PolicybotError(f"{root}: no such folder; pass a policy folder or set policies.root")
+        if path is not None:
+            raise PolicybotError(f"{root}: no such folder; check the path (the folder of policy files)")
+        source = app.settings.config_path or "the built-in defaults"
+        raise PolicybotError(f"{root}: no such folder (policies.root in {source}); create it and put the "
+                             "policy files there, fix policies.root, or pass a folder: policybot index PATH")
     return root
 
 
@@ -94,6 +98,8 @@ def reconcile(ctx: typer.Context, app: App, root: Path, *, switch_root: bool,
               show_progress: bool) -> IndexSummary:
     """Check the parts, then reconcile ``root`` holding the indexer lease (:class:`indexer.lock.WriterLock`)
     with a progress bar; Ctrl-C stops at a file boundary and the interrupt line says how far it got.
+    Failed files are not logged at WARNING: the caller prints the summary's failures table (each
+    failure named once; ``-v`` logs them too).
 
     Raises:
         IndexLockedError: another process holds the indexer lease (it is named).
@@ -105,7 +111,7 @@ def reconcile(ctx: typer.Context, app: App, root: Path, *, switch_root: bool,
     on_stop(ctx, app.indexer.request_stop)
     with WriterLock(app.lease), RichProgress(enabled=show_progress) as progress:
         set_interrupt_note(ctx, progress.interrupt_note)
-        summary = app.indexer.reconcile(root, progress, switch_root=switch_root)
+        summary = app.indexer.reconcile(root, progress, switch_root=switch_root, report_failures=False)
     set_interrupt_note(ctx, lambda: "")
     return summary
 

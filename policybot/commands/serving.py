@@ -70,8 +70,8 @@ def run(
     app = app_of(ctx)
     mode = choose_mode(app.settings.slack, app.secrets, http_port, host, health_port)  # refuse before work
     check_slack_tokens(app.settings, app.secrets, mode)  # a refused token: one line, before indexing
+    root = policy_root(path, app)  # a missing folder is refused before the data dir is created
     checked(opened(app))
-    root = policy_root(path, app)
     console = Console()
     role = app.role = start_role(ctx, app, root, switch_root=switch_root,
                                  jobs=None if mode.kind == "console" else lambda w: _leader_jobs(app, w))

@@ -14,12 +14,30 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from core.config import Settings
 from policybot.context import app_of, has_index_of, opened, settings_of
 
 
 def register(cli: typer.Typer) -> None:
     """Add ``status`` to ``cli``."""
     cli.command()(status)
+
+
+def _no_index(settings: Settings, as_json: bool) -> None:
+    """Say that there is no index yet, and whether the configured policy folder exists:
+    ``{"data_dir", "index": null, "policy_root", "root_exists"}`` with ``--json``."""
+    root = settings.policies.root
+    exists = root.is_dir()
+    if as_json:
+        typer.echo(json.dumps({"data_dir": str(settings.data_dir), "index": None, "policy_root": str(root),
+                               "root_exists": exists}, ensure_ascii=False))
+        return
+    console = Console()
+    console.print(f"no index yet in {escape(str(settings.data_dir))}; run policybot index")
+    if not exists:
+        console.print(f"[yellow]policy folder missing:[/yellow] {escape(str(root))} is not a folder; "
+                      "create it and put the policy files there, or set policies.root in the config "
+                      "(or pass the folder: policybot index PATH)", soft_wrap=True)
 
 
 def status(
@@ -35,10 +53,7 @@ def status(
 
     settings = settings_of(ctx)
     if not has_index_of(ctx):  # never create the data dir just to look at it; not an error
-        if as_json:
-            typer.echo(json.dumps({"data_dir": str(settings.data_dir), "index": None}, ensure_ascii=False))
-        else:
-            Console().print(f"no index yet in {escape(str(settings.data_dir))}; run policybot index")
+        _no_index(settings, as_json)
         return
     data = collect_fast(settings)
     if data is None:
