@@ -3,6 +3,7 @@ invented examples, and how the evidence path reports them."""
 
 from __future__ import annotations
 
+from core.answer import answerability as ans
 from core.answer.binding import (
     asked_names,
     bases,
@@ -12,7 +13,9 @@ from core.answer.binding import (
     value_displacement,
 )
 from core.answer.evidence import EvidenceFinder
+from core.answer.extractive import ExtractiveAnswerer
 from core.answer.focus import question_focus
+from core.config import AnswerSettings
 from core.llm.base import GenerationRequest
 from core.types import ScoredChunk
 from tests.retrieval_helpers import make_chunk
@@ -118,3 +121,24 @@ def test_the_evidence_reports_a_basis_mismatch_of_the_answering_unit() -> None:
     found = EvidenceFinder(None).find(_request("What is the per-mile rate for my own car?",
                                                "Hotel | $150 per night | a standard hotel."))
     assert found.signals["basis_ok"] == 0.0
+
+
+def test_the_evidence_reports_an_asked_name_the_answering_passage_does_not_hold() -> None:
+    other = "Staff may take 25 days of paid leave each year."
+    found = EvidenceFinder(None).find(GenerationRequest(
+        "How many days of leave does Initech give?",
+        (ScoredChunk(make_chunk("hr/Globex_Handbook.md", other), 0.9),
+         ScoredChunk(make_chunk("hr/Initech_Benefits.md", "Initech offers a pension scheme."), 0.5))))
+    assert found.chosen[0].unit.text == other and found.signals["name_bound"] == 0.0
+
+
+def test_a_closed_binding_gate_makes_the_answerability_zero() -> None:
+    assert ans.answerability({"type_ok": 1.0, "ids_found": 1.0, "named_doc": 1.0, "basis_ok": 0.0}) == 0.0
+
+
+def test_the_answerer_refuses_a_rate_on_another_basis() -> None:
+    hotel = ScoredChunk(make_chunk("hr/Travel.md", "Hotel | $150 per night | a standard hotel."), 0.8,
+                        {"rerank": 0.8})
+    gen = ExtractiveAnswerer(AnswerSettings(min_answerability=0.0)).generate(
+        GenerationRequest("What is the per-mile rate for my own car?", [hotel]))
+    assert not gen.found
