@@ -3,13 +3,15 @@
 The ``focus`` signals (:mod:`core.answer.focus`) ask whether the answering unit names the asked-for
 thing. Three narrower mismatches make an answer about something else even where the sources hold a
 value of the asked type; each is a signal in [0, 1] (1 = no mismatch found, also when not checkable)
-that :mod:`core.answer.answerability` weighs or gates:
+and :mod:`core.answer.answerability` refuses when one is 0 (a fixed gate, like ``type_ok``):
 
 ``name_bound``
     **Name binding.** The question names an entity the index knows — a word it writes as a name
     (capitalised after the first word, or mixing digits and letters) that is a word of a source's
-    document title ("Fabrikam", "Globex Gold") — and the quoted evidence does not hold it: neither
-    the quoted units nor their document titles or section paths. The share of such name words held.
+    document title ("Fabrikam", "Globex Gold") — and the evidence does not hold it: neither the
+    answering unit's passage nor its document title or section path (for a comparison, neither of
+    any quoted unit: each names one of the compared things). The share of such name words held; a
+    name no title holds (a city, a person) is not checked.
     An answer from another organisation's or product's document is not about the named one
     (the named-entity constraint of answer extraction: Moldovan et al., "LASSO", TREC-8, 1999).
 ``basis_ok``
@@ -23,8 +25,8 @@ that :mod:`core.answer.answerability` weighs or gates:
     generic words), some candidate units name the slot the value-asking clause asks for (they hold
     at least :data:`MIN_NAMING` of its focus words) — the asked-for slot exists in the sources —, and
     none of those holds a value of the asked type: the slot is there without a value, and the value
-    quoted belongs to another slot (asked the deductible; the number found is the premium's). This is the
-    answer-window check of LASSO / FALCON (Harabagiu et al., TREC-9, 2000) made relative to the
+    quoted belongs to another slot (asked the deductible; the number found is the premium's). This
+    is the answer-window check of LASSO / FALCON (Harabagiu et al., TREC-9, 2000) made relative to the
     sources: focus words no unit holds (an employee's paraphrase) say nothing, and are not checked.
     0 on displacement, else 1.
 """
@@ -69,8 +71,12 @@ DIMENSIONS: Mapping[str, str] = {
 _UNIT = "|".join(sorted((re.escape(w) for w in DIMENSIONS), key=len, reverse=True))
 _TIME = r"day|night|week|month|year|hour"
 _BASIS = re.compile(rf"(?:\bper\s*[- ]?|/\s*|\b(?:each|every)\s+)"
-                    rf"(?:(?:insured|calendar|policy|pay|working)\s+)?({_UNIT})\b|\b(?:a|an)\s+({_TIME})\b|\b(daily|nightly|weekly|monthly|yearly|annual|"
-                    rf"annually|hourly)\b|\bper\s+(annum|diem)\b", re.I)
+                    rf"(?:(?:insured|calendar|policy|pay|working)\s+)?({_UNIT})\b"
+                    rf"|\b(?:a|an)\s+({_TIME})\b"
+                    r"|\b(daily|nightly|weekly|monthly|yearly|annual|annually|hourly)\b"
+                    r"|\bper\s+(annum|diem)\b", re.I)
+"""A rate basis: "per mile", "/km", "each paycheck", "a night" (an article only before a time word:
+"on a trip" is no basis), "daily", "per annum"."""
 
 
 def asked_names(question: str, titles: Iterable[str]) -> frozenset[str]:
