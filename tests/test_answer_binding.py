@@ -142,3 +142,13 @@ def test_the_answerer_refuses_a_rate_on_another_basis() -> None:
     gen = ExtractiveAnswerer(AnswerSettings(min_answerability=0.0)).generate(
         GenerationRequest("What is the per-mile rate for my own car?", [hotel]))
     assert not gen.found
+
+
+def test_the_refusal_of_an_unbound_name_names_it() -> None:
+    leave = "Staff may take 25 days of paid leave each year."
+    other = ScoredChunk(make_chunk("hr/Globex_Handbook.md", leave), 0.9, {"rerank": 0.9})
+    initech = ScoredChunk(make_chunk("hr/Initech_Benefits.md", "Initech offers a pension scheme."), 0.5)
+    gen = ExtractiveAnswerer(AnswerSettings(min_answerability=0.0)).generate(
+        GenerationRequest("How many days of leave does Initech give?", [other, initech]))
+    assert not gen.found and gen.text.startswith("None of the passages I found that could answer this is "
+                                                 "about Initech.")

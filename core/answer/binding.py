@@ -83,11 +83,23 @@ def asked_names(question: str, titles: Iterable[str]) -> frozenset[str]:
     """The stemmed name words of ``question``'s asking sentence (the last one ending with "?") that
     are words of ``titles`` (the sources' document titles): ``"Does Fabrikam pay for gyms?"`` with a
     title "Fabrikam Benefits" → ``{"fabrikam"}``. Generic and stop words are never names."""
-    sentences = [s for s in _SENTENCES.split(nfkc(question).strip()) if s.strip()] or [question]
-    asking = next((s for s in reversed(sentences) if s.rstrip().endswith("?")), sentences[-1])
     title_words = {t for title in titles for t in content_terms(title)}
-    named = {t for w in _NAMED.findall(asking) for t in content_terms(w)}
+    named = {t for w in _NAMED.findall(_asking(question)) for t in content_terms(w)}
     return frozenset(t for t in named & title_words if t not in GENERIC and t not in STOP_WORDS)
+
+
+def written_names(question: str, titles: Iterable[str]) -> str:
+    """The words of :func:`asked_names` as ``question`` writes them, in order ("Fabrikam"), for a
+    refusal to name what no passage is about; ``""`` when none."""
+    names = asked_names(question, titles)
+    words = [w for w in _NAMED.findall(_asking(question)) if set(content_terms(w)) & names]
+    return " ".join(dict.fromkeys(words))
+
+
+def _asking(question: str) -> str:
+    """The question's asking sentence: the last one ending with "?", else the last one."""
+    sentences = [s for s in _SENTENCES.split(nfkc(question).strip()) if s.strip()] or [question]
+    return next((s for s in reversed(sentences) if s.rstrip().endswith("?")), sentences[-1])
 
 
 def name_binding(names: frozenset[str], evidence: Sequence[str]) -> float:
