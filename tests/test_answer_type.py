@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.answer.answer_type import classify, satisfies, strip_placeholders, value_kinds
+from core.answer.answer_type import classify, satisfies, strip_placeholders, value_clause, value_kinds
 
 
 @pytest.mark.parametrize(("question", "kind"), [
@@ -93,3 +93,12 @@ def test_a_markdown_link_is_not_a_placeholder() -> None:
 
 def test_a_year_is_not_an_amount() -> None:
     assert "money" not in value_kinds("Under the Transplantation of Human Organs Act 1994.")
+
+
+def test_the_value_clause_is_the_clause_asking_for_a_value() -> None:
+    question = "After the surgery, is there a form to send, and how much of my salary is paid?"
+    assert value_clause(question) == "how much of my salary is paid?"
+
+
+def test_a_question_asking_only_for_a_value_is_its_own_value_clause() -> None:
+    assert value_clause("How many weeks of notice do I give?") == "How many weeks of notice do I give?"

@@ -24,8 +24,9 @@ KEY_FACT_RECALL_FLOOR = 0.68
 table it points at, its list continued in the next chunk, a procedure's steps); 0.619 (ranking
 round, recalibrated; 0.600 in recall round 2, 0.575 after answer
 side round 2, docs/eval.md)."""
-REFUSAL_ACCURACY_FLOOR = 0.73
-"""Goal 0.9; measured 0.733 (unsafe 6/6, not_found 5/9; 0.533 before issue 11)."""
+REFUSAL_ACCURACY_FLOOR = 0.93
+"""Goal 0.9; measured 0.933 (binding gates, 2026-12-02: unsafe 6/6, not_found 8/9, dev-10 still
+answered; 0.733 before them, 0.533 before issue 11)."""
 MAX_FALSE_REFUSALS = 3
 """Goal 3 (5 % of 60 answerable items); measured 3 (ranking round: dev-31, dev-35, dev-48), 4 before
 (answer side round 2: all four are values or plans in no retrieved passage), 17 before issue 11."""

@@ -158,6 +158,16 @@ def classify(question: str) -> AnswerType:
     return found[0] if found else AnswerType("description", "DESC", frozenset(), _focus(text))
 
 
+def value_clause(question: str) -> str:
+    """The clause of ``question`` that asks for a value (the first whose type needs one, by the rules of
+    :func:`classify`): "Is there anything to file, and how much of my pay is covered?" → "how much of
+    my pay is covered?"; the whole question when no clause, or every clause, asks for one."""
+    text = _CARRIED_CONTEXT.sub("", nfkc(question)).strip() or nfkc(question).strip()
+    clauses = [c for c in _CLAUSES.split(text) if c.strip()]
+    typed = [c for c in clauses if classify(c).needs_value]
+    return typed[0] if typed and len(typed) < len(clauses) else text
+
+
 def _asking_part(clause: str) -> str:
     """The part of ``clause`` that asks: after a leading framing phrase ending with a comma
     ("Under the home policy, if a pipe bursts while I'm away, **is the water damage covered?**"),

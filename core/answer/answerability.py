@@ -1,11 +1,14 @@
 """Answerability: one calibrated 0–1 score per answer, and one threshold (``answer.min_answerability``).
 
-Three fixed gates come first, each making the answerability 0: a question that needs a value (an amount, a
+Fixed gates come first, each making the answerability 0: a question that needs a value (an amount, a
 period, a phone number …; :mod:`core.answer.answer_type`) when no unit of the sources holds a value of
 that type (the answer must contain a value of the asked type from a cited source: issue 11, item 2),
-a question naming a plan, tier or clause ("Plan D") that no source contains, and a question naming a
+a question naming a plan, tier or clause ("Plan D") that no source contains, a question naming a
 document when the answering unit does not come from it (the named document is outside the scope, or
-does not say it: the answer would be about another document); then the focus gate, when the
+does not say it: the answer would be about another document), and the three binding gates of
+:mod:`core.answer.binding` — the question names an organisation or product the answering passage
+does not hold, asks for a rate on a basis the answering unit's values are not on, or its value sits
+in a unit about another slot while the asked slot holds none; then the focus gate, when the
 calibration fitted one (the answering unit is not about the asked-for thing: ``focus`` and
 ``focus_sim`` both below their fitted thresholds). Otherwise the score is the
 probability, from a logistic model fitted by ``policybot eval --calibrate``
@@ -35,6 +38,14 @@ computed by :func:`core.answer.evidence.signals`):
                 answerability 0). Not a model input: in calibration only the
                 counterfactual samples (gold documents removed) have it below 1, so as an input it
                 learned the construction of the samples, not answerability
+``name_bound``  share of the question's names (words of a source's document title it writes as a name)
+                the answering passage holds (:mod:`core.answer.binding`; a gate: 0 makes the
+                answerability 0; for a comparison any quoted passage counts)
+``basis_ok``    0 when the question asks for a rate on a basis ("per mile") and the answering unit states
+                its values on other bases only ("per night"), else 1 (a gate)
+``value_bound`` 0 when the answering unit shares no word with the question while other units name the
+                asked slot without a value of its type (the value belongs to another slot), else 1
+                (a gate)
 ``legs``        share of the best 3 passages that both retrieval legs (vector and BM25) found
 ``needs_value`` 1 when the expected answer type needs a value (money, duration, phone …)
 ==============  ==========================================================================================
@@ -52,10 +63,12 @@ from core.calibration import load_calibration
 log = logging.getLogger(__name__)
 
 SIGNALS = ("rerank", "support", "lead_share", "similarity", "coverage", "focus", "focus_sim", "type_ok",
-           "ids_found", "named_doc", "legs", "needs_value")
+           "ids_found", "named_doc", "name_bound", "basis_ok", "value_bound", "legs", "needs_value")
 """The answerability signals, in the order the calibration reports them."""
-GATES = ("type_ok", "ids_found", "named_doc")
+GATES = ("type_ok", "ids_found", "named_doc", "name_bound", "basis_ok", "value_bound")
 """Signals that gate instead of weighing (see :func:`gate`)."""
+BINDING_GATES = ("name_bound", "basis_ok", "value_bound")
+"""The gates of :mod:`core.answer.binding`: closed at 0."""
 FEATURES = tuple(s for s in SIGNALS if s not in GATES)
 """The logistic model's inputs."""
 _warned: list[bool] = []
@@ -88,7 +101,8 @@ def gate(signals: Mapping[str, float]) -> bool:
 
 def fixed_gate(signals: Mapping[str, float]) -> bool:
     """False when the question needs a value and no unit holds one (``type_ok`` 0), names an
-    identifier no source contains (``ids_found`` under 1) or names a document none of the quoted
-    units comes from (``named_doc`` 0)."""
+    identifier no source contains (``ids_found`` under 1), names a document none of the quoted
+    units comes from (``named_doc`` 0), or a binding gate closes (``name_bound``, ``basis_ok`` or
+    ``value_bound`` 0: :mod:`core.answer.binding`). A missing signal never closes a gate."""
     return (bool(signals.get("type_ok", 1.0)) and signals.get("ids_found", 1.0) >= 1.0
-            and signals.get("named_doc", 1.0) > 0.0)
+            and all(signals.get(k, 1.0) > 0.0 for k in ("named_doc", *BINDING_GATES)))

@@ -40,6 +40,7 @@ import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
 from core.answer.attached import POINTER, attached_rows
+from core.answer.binding import binding_signals, title_of
 from core.answer.crosslingual import Translator, cross_signals
 from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
@@ -149,9 +150,11 @@ class EvidenceFinder:
             ranked = typed_by_table(request, ranked, atype)
         chosen = choose(ranked, atype, self.max_units)
         missing = missing_ids(request)
-        focus = question_focus(request.question, [_title(sc.chunk.context, sc.chunk.path)
+        focus = question_focus(request.question, [title_of(sc.chunk.context, sc.chunk.path)
                                                   for sc in request.sources])
-        found = {**signals(request, chosen, atype, missing), **self.binding(request, focus, chosen, ranked)}
+        found = {**signals(request, chosen, atype, missing), **self.binding(request, focus, chosen, ranked),
+                 **binding_signals(request, atype, answer_text(request, chosen, ranked), chosen, ranked,
+                                   self.glossary)}
         return Evidence(atype, tuple(ranked), tuple(chosen), found, missing, focus.span)
 
     def binding(self, request: GenerationRequest, focus: Focus, chosen: Sequence[ScoredUnit],
@@ -163,15 +166,13 @@ class EvidenceFinder:
         (:mod:`core.answer.crosslingual`)."""
         if not chosen:
             return {"focus": 0.0, "focus_sim": 0.0}
-        lead = chosen[0].unit
-        texts = [embedded_text(u) for u in _with_items(lead, ranked)]
-        section = request.sources[lead.source - 1].chunk.section
+        texts = [embedded_text(u) for u in _with_items(chosen[0].unit, ranked)]
         if not same_language(request.question, texts[0]):
-            return self._across(request, focus, " ".join([*texts, section]), ranked)
+            return self._across(request, focus, answer_text(request, chosen, ranked), ranked)
         if not focus.terms:
             return {"focus": 1.0, "focus_sim": 1.0}
         bags = [frozenset(content_terms(embedded_text(s.unit))) for s in ranked]
-        lexical = round(lexical_binding(focus, " ".join([*texts, section]), bags, self.glossary), 4)
+        lexical = round(lexical_binding(focus, answer_text(request, chosen, ranked), bags, self.glossary), 4)
         if self.embedder is None:
             return {"focus": lexical, "focus_sim": lexical}
         cached = {t: self._vectors.get(t) for t in texts}  # one read each: another thread may evict
@@ -415,6 +416,17 @@ def figures(unit: Unit) -> set[float]:
     return {q.value for q in quantities(strip_placeholders(unit.text)) if q.unit != "ordinal"}
 
 
+def answer_text(request: GenerationRequest, chosen: Sequence[ScoredUnit],
+                ranked: Sequence[ScoredUnit]) -> str:
+    """The answering (first chosen) unit's text with its lead-in, the list items quoted under it and its
+    section path: what binding signals read ("" without a chosen unit)."""
+    if not chosen:
+        return ""
+    lead = chosen[0].unit
+    section = request.sources[lead.source - 1].chunk.section
+    return " ".join([*(embedded_text(u) for u in _with_items(lead, ranked)), section])
+
+
 def _with_items(lead: Unit, ranked: Sequence[ScoredUnit], limit: int = 8) -> list[Unit]:
     """``lead``, and when it is a list's lead-in (ends with ":") the items quoted under it: what the
     answer says is in them."""
@@ -423,11 +435,6 @@ def _with_items(lead: Unit, ranked: Sequence[ScoredUnit], limit: int = 8) -> lis
     items = [s.unit for s in ranked if s.unit.source == lead.source and s.unit.kind == "item"
              and s.unit.lead == lead.text]
     return [lead, *sorted(items, key=lambda u: u.position)[:limit]]
-
-
-def _title(context: str, path: str) -> str:
-    """The document title of a chunk (its context before " — ") and its file name's words."""
-    return f"{context.split(' — ', 1)[0]} {re.sub(r'[_.-]+', ' ', path.rsplit('/', 1)[-1])}"
 
 
 def _is_identifier(text: str, kind: str) -> bool:

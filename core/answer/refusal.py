@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from core.answer.answer_type import PLACEHOLDER
+from core.answer.binding import title_of, written_names
 from core.answer.evidence import Evidence, ScoredUnit
 from core.llm.base import GenerationRequest
 
@@ -36,7 +37,8 @@ def refusal(evidence: Evidence, request: GenerationRequest) -> tuple[str, list[i
         return NOT_FOUND_TEXT, []
     named = [sc for sc in request.sources if sc.scores.get("named_doc") == 1.0]
     doc = document_name((named[0] if named else request.sources[nearest[0].unit.source - 1]).chunk.path)
-    head = _missing(evidence, doc, bool(named))
+    titles = [title_of(sc.chunk.context, sc.chunk.path) for sc in request.sources]
+    head = _missing(evidence, doc, bool(named), written_names(request.question, titles))
     quotes = "; ".join(f"“{_clip(u.unit.text)}” [{u.unit.source}]" for u in nearest)
     tail = "If you need this, ask HR or the policy owner."
     return f"{head} The closest passages: {quotes}. {tail}", [u.unit.source for u in nearest]
@@ -63,16 +65,19 @@ def document_name(path: str) -> str:
     return words if words.lower().startswith("the ") else f"the {words}"
 
 
-def _missing(evidence: Evidence, doc: str, named: bool = False) -> str:
+def _missing(evidence: Evidence, doc: str, named: bool = False, names: str = "") -> str:
     """The first sentence of a refusal: what is missing, and where when the question names the
     document ("The Travel Policy does not state the per-mile rate."), else "I couldn't find the
-    per-mile rate in the policies."."""
+    per-mile rate in the policies."; when the name gate closed (:mod:`core.answer.binding`), the
+    organisation or product no passage is about (``names``)."""
     atype = evidence.answer_type
     if evidence.signals.get("named_doc", 1.0) == 0.0 and not named:
         return ("None of the passages I found comes from the document you name; it may be outside the "
                 "documents searched here.")
     if evidence.missing_ids:
         return f"{_cap(doc)} does not mention {', '.join(evidence.missing_ids)}."
+    if evidence.signals.get("name_bound", 1.0) == 0.0 and names and not named:
+        return f"None of the passages I found that could answer this is about {names}."
     if atype.needs_value and not evidence.signals.get("type_ok"):
         what = atype.focus or KIND_PHRASES.get(atype.kind, "that")
         placeholder = next((m.group(0) for u in evidence.ranked[:3]
