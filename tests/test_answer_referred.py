@@ -80,3 +80,20 @@ def test_rows_whose_range_misses_the_stated_quantity_are_not_added() -> None:
     request = GenerationRequest(question, [scored(STEPS, 1.0, path="h.pdf", ordinal=7)])
     rows = ranged_rows(request, {1: split_units(STEPS, 1)}, "h.pdf", [])
     assert [r.text for r in rows] == ["Above 9000 | 6%"]
+
+
+def test_a_stated_count_without_the_labels_unit_is_no_quantity_for_its_range() -> None:
+    refunds = ("| Period on risk | Refund |\n| --- | --- |\n| Upto one month | 75% |\n"
+               "| Upto six months | 40% |")
+    question = "I am giving one of my kidneys to my sister, is anything paid?"
+    request = GenerationRequest(question, [scored(refunds, 1.0, path="r.pdf", ordinal=2)])
+    assert ranged_rows(request, {1: split_units(refunds, 1)}, "r.pdf", []) == []
+
+
+def test_words_of_the_document_title_do_not_make_a_row_about_the_question() -> None:
+    title = replace(scored(EYE_TEST, 1.0, path="b.pdf", ordinal=3),
+                    chunk=replace(scored(EYE_TEST).chunk, path="b.pdf", ordinal=3,
+                                  context="Gym Membership Plan — Benefits"))
+    rows = _rows("Does the Gym Membership Plan pay for a hearing aid?", title,
+                 _referred(ALLOWANCES, 0.5, "b.pdf", 40))
+    assert [r.text.split(" |")[0] for r in rows] == ["Hearing aid"]

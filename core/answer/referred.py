@@ -28,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from core.answer.answer_type import AnswerType, satisfies
-from core.answer.attached import Splits, in_range_rows
+from core.answer.attached import Splits, in_range_rows, label_range
 from core.answer.evidence import ScoredUnit
 from core.answer.sentences import Unit
 from core.answer.table_cells import cells, typed_row
 from core.llm.base import GenerationRequest
 from core.references import captioned, header_row, is_table_chunk, table_reference
-from core.text import content_terms
+from core.text import content_terms, quantities
 
 REFERRED_LIMIT = 2
 """Rows at most quoted from a table a unit names."""
@@ -57,11 +57,15 @@ def referred_sources(request: GenerationRequest, unit: Unit, name: str) -> list[
 def referred_rows(request: GenerationRequest, splits: Splits, unit: Unit, atype: AnswerType,
                   relevance: Mapping[tuple[int, int], float]) -> list[Unit]:
     """The rows of the table ``unit`` names that are about the question (module doc), in table
-    order; ``[]`` when ``unit`` is a row, names no table, or none of its rows qualifies."""
+    order; ``[]`` when ``unit`` is a row, names no table, or none of its rows qualifies. Words of the
+    document's title (the chunk context's first part) do not make a row about the question: "the
+    National … Policy" would match every row labelled "National …"."""
     ref = table_reference(unit.text) if unit.kind != "row" else None
     if ref is None or not ref.name:
         return []
-    asked = set(content_terms(request.question, question=True))
+    own = request.sources[unit.source - 1].chunk
+    title = set(content_terms(own.context.split(" — ")[0])) if own.context else set()
+    asked = set(content_terms(request.question, question=True)) - title
     rows = [u for n in referred_sources(request, unit, ref.name) for u in splits[n]
             if u.kind == "row" and u.lead and asked & set(content_terms(cells(u.text)[0]))
             and satisfies(typed_row(u.lead, u.text), atype)]
@@ -79,9 +83,19 @@ def ranged_rows(request: GenerationRequest, splits: Splits, path: str,
             for u in splits[n] if u.kind == "row" and (u.source, u.position) not in have]
     out: list[Unit] = []
     for row in in_range_rows(request.question, rows):
-        if row.text not in {r.text for r in out}:
+        if row.text not in {r.text for r in out} and _units_agree(request.question, cells(row.text)[0]):
             out.append(row)
     return out[:RANGED_LIMIT]
+
+
+def _units_agree(question: str, label: str) -> bool:
+    """Whether a quantity of ``question`` inside ``label``'s range has the label's unit when the label
+    states one ("one of my kidneys" is no quantity for "Upto one month"; "12k" fits "Above 10000")."""
+    span = label_range(label)
+    units = {q.unit for q in quantities(label) if q.unit and q.unit != "ordinal"}
+    return span is not None and any(
+        span[0] <= q.value <= span[1] and (not units or q.unit in units)
+        for q in quantities(question) if q.unit != "ordinal")
 
 
 def with_ranged_rows(chosen: Sequence[ScoredUnit], ranked: Sequence[ScoredUnit],
