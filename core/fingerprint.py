@@ -18,7 +18,7 @@ from core.config import Settings
 if TYPE_CHECKING:
     from core.embedder import Embedder
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """Bump when the stored row layout or the extraction/chunking code changes its output (6: contextual
 chunks, the ``context``/``indexed_text`` chunk columns and the documents' ``language``; 7: complete
 DOCX/PDF/text extraction, the documents' ``extraction_report``; 8: chunks carry
@@ -27,7 +27,8 @@ confirmed metadata and running headers (chunk contexts, ``documents.title``), im
 binarised locally before OCR; 10: OCR'd titles set larger are headings, list markers hung left of
 their items are read with them; 11: ``page_breaks`` leads with ``(0, page)`` when a chunk's text
 starts on another page than the chunk's: a heading from the foot of an earlier page, blocks out of
-page order)."""
+page order; 12: a number hyphenated at a line end is joined, a clause number glued to the next word
+at a line start is split off)."""
 
 
 def fingerprint_inputs(settings: Settings) -> dict[str, object]:

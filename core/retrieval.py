@@ -51,6 +51,7 @@ from core.feedback import expansion_terms
 from core.fusion import convex_fusion, reciprocal_rank_fusion
 from core.language import language_name, translation_target
 from core.query.compare import is_comparison
+from core.query.definition import with_definition
 from core.query.exact import exact_match_boost
 from core.query.rewriter import Rewriter
 from core.references import ReferenceFollower
@@ -245,6 +246,7 @@ class HybridRetriever:
         asked = " ".join([plain, *translations, *([crossed.translation.text] if crossed else [])])
         vector = None if blind else vectors[0]
         chunks, name = self._rerank(asked, fused, k, vector, named if compare else None)
+        chunks = with_definition(question, fused[: max(k, self.rerank_settings.candidates)], chunks)
         if self.references is not None:
             chunks = self.references.follow(plain, chunks)
         chunks = self._mark_named(question, chunks)

@@ -8,7 +8,9 @@ A chosen unit (:func:`core.answer.evidence.choose`) is quoted as:
 * for a procedure question, a list item with the other steps of its list
   (:func:`core.answer.attached.sibling_items`);
 * then the table it points at or captions, its rows under their column headers
-  (:func:`core.answer.attached.attached_rows`), rows joined by " … ".
+  (:func:`core.answer.attached.attached_rows`), rows joined by " … "; or, when it names a table of
+  its document ("the limit stated in the Table of Benefits"), that table's rows about the question
+  among the sources (:func:`core.answer.referred.referred_rows`).
 
 Each :class:`Quote` is cited with one source; :class:`core.answer.extractive.ExtractiveAnswerer`
 renders them and checks their pages.
@@ -19,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from core.answer.answer_type import AnswerType
 from core.answer.attached import Splits, attached_rows, continued_items, sibling_items
+from core.answer.referred import referred_rows
 from core.answer.sentences import Unit, list_items
 from core.llm.base import GenerationRequest
 
@@ -44,12 +48,13 @@ class Quote:
         return f"{self.lead} … {body} [{self.source}]" if self.lead and lead else f"{body} [{self.source}]"
 
 
-def quotes_for(unit: Unit, request: GenerationRequest, splits: Splits, answer_kind: str,
-               needs_value: bool, relevance: Mapping[tuple[int, int], float]) -> list[Quote]:
-    """The quotes ``unit`` becomes (see the module doc), the unit's own first."""
+def quotes_for(unit: Unit, request: GenerationRequest, splits: Splits, atype: AnswerType,
+               relevance: Mapping[tuple[int, int], float]) -> list[Quote]:
+    """The quotes ``unit`` becomes (see the module doc), the unit's own first; ``atype``: what the
+    question asks for (:func:`core.answer.answer_type.classify`)."""
     units = list(splits[unit.source])
     lead = unit.lead if unit.kind in ("item", "row") else ""
-    if unit.kind == "item" and lead and answer_kind == "procedure" and not unit.text.endswith(":"):
+    if unit.kind == "item" and lead and atype.kind == "procedure" and not unit.text.endswith(":"):
         out = [Quote(unit.source, tuple(sibling_items(splits, unit, LIST_LIMIT)), lead)]
     elif unit.text.endswith(":"):
         items = list_items(units, unit, LIST_LIMIT)
@@ -59,7 +64,8 @@ def quotes_for(unit: Unit, request: GenerationRequest, splits: Splits, answer_ki
             out.append(Quote(more[0].source, tuple(more)))
     else:
         out = [Quote(unit.source, (unit,), lead)]
-    rows = attached_rows(request, splits, unit, needs_value, relevance)
+    rows = (attached_rows(request, splits, unit, atype.needs_value, relevance)
+            or referred_rows(request, splits, unit, atype, relevance))
     if rows:
         out.append(Quote(rows[0].source, tuple(rows), rows[0].lead, " … "))
     return out

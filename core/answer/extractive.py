@@ -13,7 +13,9 @@ chain and the default when no LLM is configured). Data flow of :meth:`Extractive
 3. otherwise the chosen units are quoted with their source numbers (:mod:`core.answer.compose`): a
    list item or table row after its lead-in or column headers (shown once), a lead-in ending with ":"
    with its items (continued from the next chunk when the list runs on there), a procedure's step with
-   the other steps, a unit pointing at a table with the table's rows (:mod:`core.answer.attached`);
+   the other steps, a unit pointing at a table with the table's rows (:mod:`core.answer.attached`),
+   a unit naming a table of its document with that table's rows about the question, and the rows
+   whose label range holds a quantity the question states (:mod:`core.answer.referred`);
    the first use of a glossary abbreviation is expanded. For a comparison (``request.documents``:
    sources spread over documents) the best unit of each document (for a value question: its best unit
    holding a value) is quoted first, each after its document's name (:mod:`core.answer.per_document`).
@@ -39,6 +41,7 @@ from core.answer.evidence import (
     unit_page,
 )
 from core.answer.per_document import by_document, document_labels, per_document
+from core.answer.referred import with_ranged_rows
 from core.answer.refusal import NOT_FOUND_TEXT, nearest_units, refusal
 from core.answer.sentences import split_units
 from core.config import AnswerSettings
@@ -137,6 +140,7 @@ class ExtractiveAnswerer:
         chosen = list(evidence.chosen)
         if len(compare) > 1:  # a comparison: every document's best unit, then the usual picks
             chosen = by_document(compare, chosen, request.sources, request.documents)
+        chosen = with_ranged_rows(chosen, evidence.ranked, request, splits)
         intros = {(c.unit.source, c.unit.text) for c in chosen if c.unit.text.endswith(":")}
         relevance = {(s.unit.source, s.unit.position): s.relevance for s in evidence.ranked}
         labels = document_labels([sc.chunk for sc in request.sources])
@@ -154,8 +158,7 @@ class ExtractiveAnswerer:
         for c in chosen:
             if (c.unit.source, c.unit.lead) in intros or (doc(c.unit.source), c.unit.text) in quoted:
                 continue
-            for i, quote in enumerate(quotes_for(c.unit, request, splits, evidence.answer_type.kind,
-                                                 evidence.answer_type.needs_value, relevance)):
+            for i, quote in enumerate(quotes_for(c.unit, request, splits, evidence.answer_type, relevance)):
                 n = quote.source
                 fresh = tuple(u for u in quote.units if (doc(n), u.text) not in quoted)
                 page = unit_page(request, fresh[0]) if fresh else None

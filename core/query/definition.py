@@ -6,11 +6,18 @@ clause, and so do dozens of other clauses; the exact-match boost (:mod:`core.que
 adds the definition itself as a term: the asked-for term followed by ``means``, ``refers to``,
 ``shall mean`` or ``is defined as`` (the definition verbs of IRDAI standard definitions and of
 contract glossaries generally).
+
+The reranker scores a whole chunk; a glossary chunk that opens with another clause ("The Grace
+Period … 2.22 Hospital means …") can rank below chunks that merely use the term, so the retriever
+keeps the pooled chunk holding the definition in front (:func:`with_definition`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from core.types import ScoredChunk
 
 _TERM = r"['\"“‘]?([^\W\d_][\w'’\- ]{0,48}?)['\"”’]?"
 _ARTICLE = r"(?:(?:the|a|an)\s+)?(?:(?:term|word|expression)\s+)?"
@@ -45,3 +52,22 @@ def definition_pattern(term: str) -> re.Pattern[str]:
     body = r"[\s\-]*".join(map(re.escape, words))
     return re.compile(rf"(?<![^\W\d_]){body}s?['’]?\s*(?:\([^)]{{0,40}}\)\s*)?"
                       r"(?:means?|refers?\s+to|shall\s+mean|is\s+defined\s+as)\b")
+
+
+def with_definition(question: str, pool: Sequence[ScoredChunk], kept: list[ScoredChunk]) -> list[ScoredChunk]:
+    """``kept`` (the reranked chunks) with the first chunk of ``pool`` (the fused candidates the
+    reranker scored) that defines the term a definition question asks about (:func:`defined_term`,
+    :func:`definition_pattern`) put first, at the score of the best kept chunk and marked
+    ``scores["definition"] = 1.0``. ``kept`` unchanged when the question asks for no definition, a
+    kept chunk already holds it, or no pooled chunk does."""
+    term = defined_term(question)
+    if term is None:
+        return kept
+    pattern = definition_pattern(term)
+    if any(pattern.search(sc.chunk.text.lower()) for sc in kept):
+        return kept
+    found = next((sc for sc in pool if pattern.search(sc.chunk.text.lower())), None)
+    if found is None:
+        return kept
+    score = kept[0].score if kept else found.score
+    return [ScoredChunk(found.chunk, score, {**found.scores, "definition": 1.0}), *kept]

@@ -3,6 +3,12 @@
 - NFKC (Unicode TR #15) folds compatibility characters such as the ligature "ﬁ" into "fi".
 - Words hyphenated at a line end ("Versiche-\\nrungsbedingungen") are joined, unless the hyphenated
   form also appears inside a line elsewhere in the document ("pre-existing"): then the hyphen stays.
+  A number broken at a line end is joined too (:func:`join_number_breaks`): without the hyphen when
+  it cut a digit group ("1,00,-\\n000", "5,0-\\n00"), with it otherwise (a phone number "1-\\n800-555",
+  a range "10,000-\\n20,000", a date).
+- A clause number glued to the word after it at a line start ("4.1Exclusions", "3Waiting": PDF text
+  without the gap) gets its space back (:func:`unglue_clause_numbers`), so the word is a token of its
+  own and a numbered heading is recognised.
 - Header/footer lines that repeat on at least ``repeated_line_ratio`` of the pages are dropped
   (digits are masked first, so "Page 3 of 25" matches "Page 4 of 25"). Only lines near the top
   (:data:`HEAD_LINES`) or bottom (:data:`FOOT_LINES`) of a page are candidates, so a body sentence that
@@ -36,6 +42,12 @@ log = logging.getLogger(__name__)
 _LINE_END_HYPHEN = re.compile(r"(?<!\w)(\w+) ?-\n[ \t]*([a-zà-öø-ÿ]\w*)")
 """A word broken at a line end; matched from word starts only (``(?<!\\w)``), else a 20,000-letter
 line without a hyphen costs quadratic time (4.7 s) as every suffix of it is tried."""
+_NUMBER_BREAK = re.compile(r"(?<![\w.,])(\d[\d.,]*) ?-\n[ \t]*(\d[\d,.]*)")
+"""A number (or the first number of a range, phone number, date) ending in a hyphen at a line end
+and a number starting the next line."""
+_GLUED_CLAUSE = re.compile(r"(?m)^([ \t]*\d{1,3}(?:\.\d{1,3}){0,3}\.?)(?=[A-Z][a-z])")
+"""A line starting with a clause number (at most 3 digits per level: never a year) glued to a
+capitalised word."""
 _INLINE_HYPHEN = re.compile(r"\b(\w+)-(\w+)\b")
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"[ \t\u00a0]+")
@@ -75,7 +87,44 @@ def join_hyphenated(text: str, keep: set[str] | None = None) -> str:
             return f"{left}-{right}"
         return left + right
 
-    return _LINE_END_HYPHEN.sub(fix, text)
+    return join_number_breaks(_LINE_END_HYPHEN.sub(fix, text))
+
+
+def join_number_breaks(text: str) -> str:
+    """Join a number hyphenated across a line end (``left-\\nright``, digits on both sides): the
+    hyphen goes when it cut a digit group (:func:`_cuts_group`: "1,00,-\\n000" → "1,00,000",
+    "5,0-\\n00" → "5,000"), else it is a real one and stays ("1-\\n800-555-1212" →
+    "1-800-555-1212", "10,000-\\n20,000" → "10,000-20,000"). Text without such a break is returned
+    unchanged."""
+    def fix(m: re.Match[str]) -> str:
+        left, right = m.group(1), m.group(2)
+        return left + right if _cuts_group(left, right) else f"{left}-{right}"
+
+    return _NUMBER_BREAK.sub(fix, text)
+
+
+def _cuts_group(left: str, right: str) -> bool:
+    """Whether the break between ``left`` and ``right`` falls inside a thousands group: ``left`` ends
+    with its separator, or its last group after a comma is short and the leading digits of ``right``
+    complete it to three (the last group, Western and Indian grouping) or two (an inner Indian lakh
+    group, followed by a comma)."""
+    if left.endswith(","):
+        return True
+    if "," not in left:
+        return False
+    group = left.rsplit(",", 1)[1]
+    lead = re.match(r"\d*", right)
+    digits = lead.group(0) if lead else ""
+    after = right[len(digits):len(digits) + 1]
+    total = len(group) + len(digits)
+    return group.isdigit() and len(group) < 3 and (total == 3 or (total == 2 and after == ","))
+
+
+def unglue_clause_numbers(text: str) -> str:
+    """Put the space back between a clause number and the capitalised word glued to it at a line
+    start ("2.22Hospital means" → "2.22 Hospital means", "3Waiting" → "3 Waiting"); other text is
+    returned unchanged. A number of more than three digits (a year, "2010Act") is left alone."""
+    return _GLUED_CLAUSE.sub(r"\1 ", text)
 
 
 def hyphenated_words(text: str) -> set[str]:
@@ -233,4 +282,4 @@ def normalize_pages(pages: list[str], repeated_line_ratio: float) -> list[str]:
                   len(keys.shingles))
     clean = [drop_lines(p, keys) for p in clean]
     keep = hyphenated_words("\n".join(clean))
-    return [join_hyphenated(p, keep) for p in clean]
+    return [unglue_clause_numbers(join_hyphenated(p, keep)) for p in clean]

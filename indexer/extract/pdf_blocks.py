@@ -30,6 +30,7 @@ from indexer.extract.normalize import (
     join_hyphenated,
     nfkc,
     repeated_lines,
+    unglue_clause_numbers,
 )
 from indexer.extract.tables import split_markdown_table, within_tokens
 
@@ -92,8 +93,9 @@ def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings
             kept = drop_lines(text, keys)
             removed += removed_lines(text, kept)
             kind: BlockKind = "ocr" if seg.kind == "ocr" else "text"
-            for section, part, is_heading in sections.split(join_hyphenated(kept, keep).strip(),
-                                                            seg.headings):
+            marked = {unglue_clause_numbers(line): level for line, level in seg.headings.items()}
+            for section, part, is_heading in sections.split(
+                    unglue_clause_numbers(join_hyphenated(kept, keep)).strip(), marked):
                 blocks.append(Block(path=rel, text=part, page=page_no, section=section,
                                     kind="heading" if is_heading else kind))
     return join_page_breaks(blocks, keep), removed

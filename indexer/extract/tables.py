@@ -10,15 +10,17 @@ import re
 from collections.abc import Callable, Sequence
 
 from core.tokens import count_tokens
-from indexer.extract.normalize import nfkc
+from indexer.extract.normalize import join_number_breaks, nfkc
 
 Row = Sequence[str | None]
 
 
 def clean_rows(rows: Sequence[Row]) -> list[list[str]]:
-    """Normalise cells (NFKC, one line, ``|`` escaped), pad rows to equal width and drop empty rows
-    and columns. Returns [] when fewer than 2 rows or 2 columns carry text."""
-    cells = [[nfkc(c or "").replace("\n", " ").replace("|", "\\|").strip() for c in r] for r in rows]
+    """Normalise cells (NFKC, a number hyphenated at a line end joined, one line, ``|`` escaped), pad
+    rows to equal width and drop empty rows and columns. Returns [] when fewer than 2 rows or 2
+    columns carry text."""
+    cells = [[join_number_breaks(nfkc(c or "")).replace("\n", " ").replace("|", "\\|").strip()
+              for c in r] for r in rows]
     width = max((len(r) for r in cells), default=0)
     cells = [r + [""] * (width - len(r)) for r in cells if any(r)]
     keep = [j for j in range(width) if any(r[j] for r in cells)]
