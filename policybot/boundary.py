@@ -165,6 +165,15 @@ def slack_error_code(exc: BaseException) -> str | None:
 
 
 # ---- files -------------------------------------------------------------------------------------------
+def _file_in_the_way(path: str | Path) -> str | None:
+    """The nearest existing ancestor of ``path`` (itself included) that is a file, not a folder: the
+    thing the user must move (``--data-dir /tmp/f`` where ``/tmp/f`` is a file fails on ``/tmp/f/blobs``)."""
+    for candidate in (Path(path), *Path(path).parents):
+        if candidate.exists():
+            return str(candidate) if not candidate.is_dir() else None
+    return None
+
+
 def os_error_text(exc: OSError, data_dir: Path | str | None = None) -> str:
     """One line naming the path and the cause of an OS error, with what to do."""
     where = exc.filename if exc.filename is not None else None
@@ -175,8 +184,9 @@ def os_error_text(exc: OSError, data_dir: Path | str | None = None) -> str:
     if isinstance(exc, PermissionError) or exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"{target}: permission denied; fix its permissions or pass another --data-dir"
     if isinstance(exc, FileExistsError | NotADirectoryError):
-        return (f"{target}: a file is in the way where a folder is needed; check data_dir / --data-dir "
-                "(it must be a folder)")
+        blocker = _file_in_the_way(where) if where is not None else None
+        return (f"{blocker or target}: a file is in the way where a folder is needed; check data_dir / "
+                "--data-dir (it must be a folder)")
     if isinstance(exc, FileNotFoundError):
         return f"{target}: no such file or folder; check the path"
     cause = exc.strerror or str(exc)

@@ -188,3 +188,13 @@ def test_ask_takes_the_words_of_a_question_without_quotes(cfg: Path) -> None:
     assert _cli("--config", str(cfg), "index")[0] == 0
     code, out, _ = _cli("--config", str(cfg), "ask", "--json", "how", "long", "is", "leave", "for", "mothers")
     assert code == 0 and "26 weeks" in json.loads(out)["answer"]
+
+
+def test_data_dir_that_is_a_file_names_that_file(cfg: Path, tmp_path: Path) -> None:
+    """``--data-dir`` pointing at a file: the error names that file, not a folder the store would
+    create under it (``…/blobs``)."""
+    in_the_way = tmp_path / "not-a-folder"
+    in_the_way.write_text("hi", encoding="utf-8")
+    code, _, err = _cli("--config", str(cfg), "--data-dir", str(in_the_way), "index")
+    assert code == 2
+    assert f"{in_the_way}: a file is in the way" in err.replace("\n", " ")
