@@ -135,7 +135,8 @@ def _watch_lines(console: Console, data: Mapping[str, Any]) -> None:
     rec = data.get("last_reconcile")
     if rec:
         errors = f", {rec['errors']} errors (last: {rec['last_error']})" if rec.get("errors") else ""
-        console.print(f"last reconcile: {_time(rec['at']) or 'not yet'} ({rec['runs']} runs{errors})")
+        runs = f"{rec['runs']} runs by the watcher{errors}" if rec.get("runs") else errors.lstrip(", ")
+        console.print(f"last reconcile: {_time(rec['at']) or 'not yet'}" + (f" ({runs})" if runs else ""))
     for p in data.get("job_problems") or []:
         since = " (it has run since)" if p.get("ran_since") else ""
         console.print(f"[red]job {escape(p['job'])} {escape(p['kind'])}[/red] at {_time(p['at'])}{since}: "

@@ -160,6 +160,14 @@ def test_status_says_in_words_that_the_indexed_folder_is_gone(tmp_path: Path, cf
     assert f"policy folder missing: {tmp_path / 'policies'} is not a folder" in out
 
 
+def test_status_after_an_index_does_not_say_zero_runs(cfg: Path) -> None:
+    """``policybot index`` is a reconcile too: no "(0 runs)" beside the time it just recorded (the run
+    count is the watcher's and shows only when it ran)."""
+    assert _cli("--config", str(cfg), "index")[0] == 0
+    line = next(x for x in _cli("--config", str(cfg), "status")[1].splitlines() if "last reconcile" in x)
+    assert "0 runs" not in line and "not yet" not in line
+
+
 def test_status_without_an_index_says_the_configured_folder_is_missing(tmp_path: Path) -> None:
     cfg = write_config(tmp_path, tmp_path / "no-such-folder")
     code, out, _ = _cli("--config", str(cfg), "status", "--json")
