@@ -86,7 +86,7 @@ class Focus:
         phrase: the main clause without names and condition ("What's the per-mile rate"), embedded
             for ``focus_sim``; ``""`` when there are no focus words.
         terms: the stemmed focus words (see the module doc); empty when none.
-        span: the question's words from the first focus word to the last ("dog to the office"), for
+        span: the question's words from the first focus word to the last ("cat to work"), for
             a refusal to name what is missing; ``""`` when none.
     """
 
