@@ -13,7 +13,7 @@ phone        NUM:code   "What number do I ring to report fraud?"               p
 email        ENTY:other "What's the e-mail address for privacy requests?"      email
 url          ENTY:other "Which website do I use to file a claim?"              url
 percentage   NUM:perc   "What share of the sum insured is paid?"               percentage, money
-duration     NUM:period "How long is the waiting period for cataract?"         duration, date
+duration     NUM:period "How long is the waiting period for knee surgery?"         duration, date
 date         NUM:date   "When does cover start?"                               date, duration
 money        NUM:money  "How much can I claim for a hotel night?"              money, percentage
 count        NUM:count  "How many visits a year are covered?"                  any number
@@ -160,8 +160,8 @@ def classify(question: str) -> AnswerType:
 
 def value_clause(question: str) -> str:
     """The clause of ``question`` that asks for a value (the first whose type needs one, by the rules of
-    :func:`classify`): "Is there anything to file, and how much of my pay is covered?" → "how much of
-    my pay is covered?"; the whole question when no clause, or every clause, asks for one."""
+    :func:`classify`): "Do I need a form, and how much of the fare is refunded?" → "how much of
+    the fare is refunded?"; the whole question when no clause, or every clause, asks for one."""
     text = _CARRIED_CONTEXT.sub("", nfkc(question)).strip() or nfkc(question).strip()
     clauses = [c for c in _CLAUSES.split(text) if c.strip()]
     typed = [c for c in clauses if classify(c).needs_value]

@@ -1,7 +1,7 @@
 """Follow-ups condensed into a standalone question from the thread history.
 
-``condense("And for Plan B?", history)`` after "Are there any sub-limits on room rent and ICU charges
-for Plan A?" → "Are there any sub-limits on room rent and ICU charges for Plan B?". Data flow:
+``condense("And for Plan B?", history)`` after "Is there a cap on ambulance charges for Plan A?" →
+"Is there a cap on ambulance charges for Plan B?". Data flow:
 
 history (user turns, oldest first) → the previous *standalone* question (each earlier follow-up is
 itself condensed, so chains of follow-ups keep their context) → :func:`is_follow_up` → the LLM

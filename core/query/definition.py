@@ -1,7 +1,7 @@
 """Definition questions: the term a question asks to define, and how a policy's definition of it reads.
 
 Policy wordings define their terms in a numbered glossary ("2.22 Hospital means any institution …").
-A question such as "How does the policy define a 'Hospital'?" shares only the word *hospital* with that
+A question such as "How does the policy define a 'Dependant'?" shares only the word *dependant* with that
 clause, and so do dozens of other clauses; the exact-match boost (:mod:`core.query.exact`) therefore
 adds the definition itself as a term: the asked-for term followed by ``means``, ``refers to``,
 ``shall mean`` or ``is defined as`` (the definition verbs of IRDAI standard definitions and of
@@ -34,8 +34,8 @@ MAX_TERM_WORDS = 5
 
 
 def defined_term(question: str) -> str | None:
-    """The term a definition question asks about ("How does the policy define a 'Hospital'?" →
-    ``"Hospital"``; "What does pre-existing disease mean?" → ``"pre-existing disease"``), else ``None``."""
+    """The term a definition question asks about ("How does the policy define a 'Dependant'?" →
+    ``"Dependant"``; "What does pre-existing disease mean?" → ``"pre-existing disease"``), else ``None``."""
     m = _QUESTION.search(question.strip())
     if m is None:
         return None

@@ -122,7 +122,7 @@ def detect_scope(question: str, catalog: DocumentCatalog, *, union: bool = False
     """The paths ``question`` names, sorted; ``None`` when it names none (retrieval stays corpus-wide).
 
     Matching is on :func:`~core.query.text.name_tokens` (case-insensitive, stopwords dropped, plurals
-    folded), so "the National Parivar Mediclaim Plus policy" finds ``("parivar", "mediclaim")``.
+    folded), so "the Sunrise Careplan Plus policy" finds ``("sunrise", "careplan")``.
     ``union``: a comparison ("A compared with B", :mod:`core.query.compare`) names each of its
     documents, so the matched names' documents are united instead of intersected; a name contained
     in a longer matched name ("National Assurance" in "National Assurance … Sunrise") does not add
