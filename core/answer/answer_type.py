@@ -13,7 +13,7 @@ phone        NUM:code   "What number do I ring to report fraud?"               p
 email        ENTY:other "What's the e-mail address for privacy requests?"      email
 url          ENTY:other "Which website do I use to file a claim?"              url
 percentage   NUM:perc   "What share of the sum insured is paid?"               percentage, money
-duration     NUM:period "How long is the waiting period for dentures?"          duration, date
+duration     NUM:period "How long is the waiting period for dentures?"         duration, date
 date         NUM:date   "When does cover start?"                               date, duration
 money        NUM:money  "How much can I claim for a hotel night?"              money, percentage
 count        NUM:count  "How many visits a year are covered?"                  any number
