@@ -25,19 +25,26 @@ NAME = (r"(?!(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|a
 ROLE = (r"(?:colleague|co-?worker|teammate|team\s+mate|desk-?\s*mate|buddy|team\s+member|manager|boss|"
         r"supervisor|team\s+lead|lead|director|head|peer|direct\s+report|intern|contractor|friend|hire|"
         r"joiner|starter|recruit|employee|assistant|analyst|engineer|developer|guy|girl|lady|woman|man|"
-        r"dude|bloke|fellow|chap|person|cfo|ceo|cto|coo|founder|president|vp)s?\b")
+        r"dude|bloke|fellow|chap|person|cfo|ceo|cto|coo|founder|president|vp|predecessor|successor|"
+        r"replacement|counterpart)s?\b")
 """Nouns for a person at work (with a possessive or specific determiner: a specific other person)."""
 UNIQUE = r"(?:cfo|ceo|cto|coo|founder|president|chairman|chairwoman|md|managing\s+director|boss)"
 """Roles only one person holds: "the CEO" is a specific person."""
+_VERB_S = r"(?:earns|makes|gets|takes|brings|pulls|rakes|has|does|is|was)"
 WHO = (rf"(?:(?:my|our|his|her|this|that)\s+(?:[\w-]+\s+){{0,2}}?{ROLE}(?:\s+{NAME})?"
        rf"|(?:a|one)\s+(?:colleague|co-?worker|teammate|friend)\s+of\s+mine"
        rf"|the\s+(?:new|other)\s+{ROLE}(?:\s+{NAME})?|the\s+{UNIQUE}|the\s+{ROLE}\s+{NAME}"
-       rf"|the\s+{ROLE}\s+(?:who|that|next\s+to|beside|sitting|across)\b(?:\s+(?!(?:i|we|you)\b)[\w']+){{0,6}}?"
+       rf"|the\s+(?:head|director|vp|chief|manager|lead)\s+of\s+(?:the\s+)?\w+"
+       rf"|the\s+(?:guy|girl|lady|woman|man|dude|bloke|fellow|chap)\s+(?:in|from|at)\s+(?:the\s+)?\w+"
+       rf"|the\s+{ROLE}\s+(?:who|that|next\s+to|beside|sitting|across)\b"
+       rf"(?:\s+(?!(?:i|we|you)\b)[\w']+){{0,6}}?"
        rf"|(?:someone|somebody|anyone|anybody)\s+(?:on|in|from)\s+(?:my|our)\s+(?:\w+\s+)?(?:team|"
-       rf"department|office|group|unit|squad)|\b(?:he|she)\b|{NAME}(?:\s+(?:in|from|on)\s+(?:the\s+)?\w+)?)")
-"""A specific other person: a name, "my/our <role>", "a colleague of mine", "the new <role>", "the
-CEO", "the <role> who sits…", "someone on my team", he/she. Generic classes ("managers", "a manager",
-"the employee") are not: they are how a policy states its pay rules."""
+       rf"department|office|group|unit|squad)|\b(?:he|she)\b"
+       rf"|{NAME}(?!\s+(?!{_VERB_S}\b)\w+s\b)(?:\s+(?:in|from|on)\s+(?:the\s+)?\w+)?)")
+"""A specific other person: a name (not one qualifying a plural noun: "Acme employees"), "my/our
+<role>", "a colleague of mine", "the new <role>", "the CEO", "the head of sales", "the <role> who
+sits…", "someone on my team", he/she. Generic classes ("managers", "a manager", "the employee") are
+not: they are how a policy states its pay rules."""
 PAY = (r"(?:salar(?:y|ies)|pay(?:\s*(?:grade|band|scale|rise|raise|packet|check|cheque|slip|rate|level))?|"
        r"paycheck|wages?|compensation|package|bonus(?:es)?|raises?|increments?|hikes?|commissions?|"
        r"earnings|income|take-?\s?home|stipend|band|grade|pay\s+bracket|salary\s+band|hourly\s+rate|"
@@ -52,7 +59,8 @@ AMOUNT_ASK = (r"(?:\bhow\s+much\b|\bwhats\b|\bhow\s+big\b|\bhow\s+large\b|\bwhat
               r"\bkind\s+of\s+money\b|\bmore\s+than\b|\bless\s+than\b|\bbigger\b|\bhigher\b|\blarger\b|"
               r"\blower\b|\bsmaller\b|\bbetter\b|\bas\s+much\b|\bper\s+(?:year|month|week|hour|annum)\b|"
               r"\ba\s+(?:year|month|week|day|hour)\b|\b(?:annually|monthly|yearly|hourly)\b|"
-              r"\b(?:after|before)\s+tax\b|\blast\s+(?:year|month|quarter)\b|\bthis\s+(?:year|month)\b)")
+              r"\b(?:after|before)\s+tax\b|\b(?:five|six|seven)[- ]figures?\b|[$€£₹]\s*\d|\b\d+\s*k\b|"
+              r"\b\d[\d,.]*\s*(?:lakhs?|lacs?|crores?|dollars|euros|pounds|rupees|usd|eur|inr|gbp)\b|\blast\s+(?:year|month|quarter)\b|\bthis\s+(?:year|month)\b)")
 """Asking for an amount, a comparison or a rate: a question about the figure itself."""
 _VERB_AFTER = rf"(?:\s+(?!(?:i|we|you)\b)[\w']+){{0,3}}?\s+{EARN}\b"
 
@@ -66,10 +74,13 @@ PAY_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          rf".*?(?:\b(?:my|our|the|this|that)\s+(?:[\w-]+\s+){{0,2}}?{ROLE}'s|\b{NAME}'s|\bthe\s+{UNIQUE}'s)"
          rf"\s+(?:[\w-]+\s+){{0,2}}?{PAY}\b"),
         ("others-pay-of",
-         rf"\b(?!pay\s)(?:{PAY})\s+(?:of|for)\s+{WHO}"),
+         rf"(?<!\bper\s)(?<!\beach\s)(?<!\bevery\s)\b(?!pay\s)(?:{PAY})\s+(?:of|for)\s+{WHO}"),
         ("others-pay-grade",
-         rf"\b(?:what|which)\s+(?:\w+\s+)?(?:{PAY})\s+(?:(?:is|are|was|does|did)\s+{WHO}\s+(?:on|in|at|get|"
-         rf"have|receive)|{WHO}\s+(?:is|was)\s+(?:on|in|at))\b"),
+         rf"\b(?:what|which|how\s+much)\s+(?:\w+\s+)?(?:{PAY})\s+(?:(?:is|are|was|does|did|do|has|will)\s+{WHO}"
+         rf"(?:\s+(?!(?:i|we|you)\b)[\w']+){{0,3}}?\s+(?:on|in|at|get|got|have|receive|earn|make)"
+         rf"|{WHO}\s+(?:is|was)\s+(?:on|in|at))\b"),
+        ("others-pay-indirect",
+         rf"^(?=.*{AMOUNT_ASK}).*\b(?:what|how\s+much|whether|if)\s+{WHO}{_VERB_AFTER}"),
         ("others-pay-offered",
          rf"\b(?:what|how\s+much)\s+(?:\w+\s+){{0,3}}?(?:do|does|did|will|would|are|is)\s+(?:they|you|we|hr|"
          rf"the\s+company|the\s+firm|payroll)\s+(?:pay|paying|give|giving|offer|offering|offered|gave|"

@@ -149,7 +149,8 @@ ABOUT = re.compile(
     r"is\s+(?:it|that|this)\s+(?:illegal|allowed|ok(?:ay)?|fraud|legal|against)|am\s+i\s+allowed|"
     r"are\s+we\s+allowed|"
     r"(?:spot|detect|verify|check\s+(?:if|whether)(?!\s+(?:my|our|his|her|their|the|a|an)\s+(?:\w+\s+)?(?:"
-    r"colleague|co-?worker|teammate|manager|boss|supervisor|employee|intern|friend|ex)\b)|recogni[sz]e|"
+    r"colleague|co-?worker|teammate|manager|boss|supervisor|employee|intern|friend|ex)\b|"
+    r"\s+(?-i:[A-Z][a-z]+)\s+(?:earns?|makes?|gets?|is|was)\b)|recogni[sz]e|"
     r"prevent|avoid\s+(?:being\s+)?(?:scammed|"
     r"defrauded))\b|suspect\w*|accused|by\s+mistake|accidentally|(?:correct|fix)\s+(?:a|an|the|my)\s+"
     r"(?:mistake|error|typo)|mistake\s+on|wrong\s+(?:date|amount|name))", re.I)
