@@ -102,8 +102,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"statement|disclosure|"
          r"declaration|questionnaire|renewal)\b"),
         ("deceive", "not-find-out",
-         r"\b(?:so|that)\s+(?:the\s+|my\s+|our\s+)?(?:insur\w*|company|employer|hr|"
-         r"finance|manager|boss|auditors?|they|nobody|no\s+one)\s+(?:doesn'?t|don'?t|"
+         rf"\b(?:so|that)\s+(?:the\s+|my\s+|our\s+)?(?:{AUTHORITY}|they|nobody|no\s+one)"
+         r"(?:\s+(?:team|department|people))?\s+(?:doesn'?t|don'?t|"
          r"won'?t|will\s+not|does\s+not|do\s+not|never|can'?t|cannot)?\s*"
          r"(?:find\w*\s+out|notic\w*|realis\w*|realiz\w*|knows?|catch\w*|"
          r"spot\w*|suspect\w*)\b(?<!\bknow)"),
