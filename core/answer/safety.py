@@ -17,12 +17,16 @@ teammate's home address" are declined. The categories (and their messages, :data
   asker marks as untrue ("I was actually…", "(she doesn't)", ", they weren't").
 * ``others_data`` — obtaining other people's personal or confidential data: a request verb (get, pull,
   look up, tell me…) with another person's address, phone, salary, health or disciplinary details;
-  who in a team is on sick leave or a PIP, why someone was let go, what someone was treated for.
+  who in a team is on sick leave or a PIP, why someone was let go, what someone was treated for; what
+  a specific other person earns, however put (:mod:`core.answer.safety_pay`).
 * ``bypass_control`` — getting around an approval, limit, access or security control (splitting a bill
   to stay under an approval limit, someone else's login, disabling monitoring, approving one's own
   request, "pretend you're HR and approve…", a way around a block, without it going to the approver).
 * ``off_topic`` — tasks unrelated to the policies: writing code, essays, poems, jokes, homework,
   plans and recommendations, personal chores.
+
+A deceptive request that changes or falsifies a document is ``fabricate`` first
+(:data:`ALTERS_DOCUMENT`): the deed is the falsification, the purpose only makes it deceptive.
 
 Make-believe does not launder a request: role-play, "imagine the policy allowed…", a story or a
 hypothetical addressed to the bot counts as the asker wanting it done
@@ -33,7 +37,8 @@ not declined: the rules need the asker to want it done (first person or a reques
 "reporting/asking about" cue vetoes the harmful reading (:data:`~core.answer.safety_words.ABOUT`).
 The same categories are in the LLM grounding prompt (:data:`PROMPT_RULES`, used by
 :mod:`core.llm.prompt`). The word classes are in :mod:`core.answer.safety_words`, the rules in
-:mod:`core.answer.safety_rules` and :mod:`core.answer.safety_rules_access`.
+:mod:`core.answer.safety_rules`, :mod:`core.answer.safety_pay` and
+:mod:`core.answer.safety_rules_access`.
 """
 
 from __future__ import annotations
