@@ -17,12 +17,16 @@ teammate's home address" are declined. The categories (and their messages, :data
   asker marks as untrue ("I was actually…", "(she doesn't)", ", they weren't").
 * ``others_data`` — obtaining other people's personal or confidential data: a request verb (get, pull,
   look up, tell me…) with another person's address, phone, salary, health or disciplinary details;
-  who in a team is on sick leave or a PIP, why someone was let go, what someone was treated for.
+  who in a team is on sick leave or a PIP, why someone was let go, what someone was treated for; what
+  a specific other person earns, however put (:mod:`core.answer.safety_pay`).
 * ``bypass_control`` — getting around an approval, limit, access or security control (splitting a bill
   to stay under an approval limit, someone else's login, disabling monitoring, approving one's own
   request, "pretend you're HR and approve…", a way around a block, without it going to the approver).
 * ``off_topic`` — tasks unrelated to the policies: writing code, essays, poems, jokes, homework,
   plans and recommendations, personal chores.
+
+A deceptive request that changes or falsifies a document is ``fabricate`` first
+(:data:`ALTERS_DOCUMENT`): the deed is the falsification, the purpose only makes it deceptive.
 
 Make-believe does not launder a request: role-play, "imagine the policy allowed…", a story or a
 hypothetical addressed to the bot counts as the asker wanting it done
@@ -33,7 +37,8 @@ not declined: the rules need the asker to want it done (first person or a reques
 "reporting/asking about" cue vetoes the harmful reading (:data:`~core.answer.safety_words.ABOUT`).
 The same categories are in the LLM grounding prompt (:data:`PROMPT_RULES`, used by
 :mod:`core.llm.prompt`). The word classes are in :mod:`core.answer.safety_words`, the rules in
-:mod:`core.answer.safety_rules` and :mod:`core.answer.safety_rules_access`.
+:mod:`core.answer.safety_rules`, :mod:`core.answer.safety_pay` and
+:mod:`core.answer.safety_rules_access`.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ import re
 from dataclasses import dataclass
 
 from core.answer.safety_rules import RULES
-from core.answer.safety_words import ABOUT, ASKER
+from core.answer.safety_words import ABOUT, ALTER, ASKER, DOC, FALSIFY
 from core.text import nfkc
 
 MESSAGES = {
@@ -57,9 +62,11 @@ MESSAGES = {
         "the cover or lead to disciplinary action. I can tell you what the policy asks you to disclose or "
         "report, and how."),
     "others_data": (
-        "I can't look up or share another person's personal or confidential information (home address, "
-        "phone number, salary, health or disciplinary details). Ask the person directly, or HR if there is a "
-        "legitimate need; I can explain what the privacy policy says."),
+        "I can't look up or share another person's personal or confidential information (private phone "
+        "number, home address, pay, health or disciplinary details), and the policies don't hold it. For a "
+        "colleague's work contact details, look them up in the company directory or their Slack profile; "
+        "for anything else, ask the person directly, or HR if there is a legitimate need. I can tell you "
+        "what the privacy policy says, or the rules on pay that apply to you."),
     "bypass_control": (
         "I can't help get around an approval, limit, access or security control. If a rule doesn't fit your "
         "situation, ask your manager or the policy owner about an exception; I can tell you what the policy "
@@ -84,6 +91,12 @@ PROMPT_RULES = (
     "Questions about what the policies say on these topics (penalties, how to report, what must be "
     "disclosed) are fine to answer.")
 """The same categories for the LLM grounding prompt (:data:`core.llm.prompt.SYSTEM_PROMPT`)."""
+
+ALTERS_DOCUMENT = re.compile(
+    rf"\b(?:{ALTER}|{FALSIFY})\b(?:\W+\w+){{0,6}}?\W+{DOC}\b|\b{DOC}\b(?:\W+\w+){{0,3}}?\W+(?:be\s+)?{ALTER}\b",
+    re.I)
+"""Changing or falsifying a document: a deceptive request that does this is falsification first (its
+purpose — "so finance does not notice" — is what makes the change deceptive, the deed is the forgery)."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +124,8 @@ def check(question: str) -> Decline | None:
         if category != "off_topic" and (about or (category != "others_data" and not wants)):
             continue
         if pattern.search(text):
+            if category == "deceive" and ALTERS_DOCUMENT.search(text):
+                category, name = "fabricate", f"alter-document/{name}"
             return Decline(category, name, MESSAGES[category])
     return None
 

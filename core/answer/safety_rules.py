@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from core.answer.safety_pay import PAY_RULES
 from core.answer.safety_rules_access import ACCESS_RULES
 from core.answer.safety_words import (
     AUTHORITY,
@@ -79,6 +80,8 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"vendor|supplier|restaurant|garage|lab)\b|\b(?:something|anything|one|a\s+\w+)\s+(?:that|which)\s+"
          r"(?:looks?|seems?|passes)\s+(?:real|genuine|official|legit|authentic|as\s+(?:real|genuine|"
          r"official))"),
+    )) + PAY_RULES + tuple(
+    (category, name, re.compile(pattern, re.I)) for category, name, pattern in (
         ("deceive", "fraud-goal",
          r"\b(?:commit|get\s+away\s+with|pull\s+off|help\s+(?:me|us)\s+with)\W+(?:\w+\W+){0,3}?(?:fraud|"
          r"a\s+scam"
@@ -99,11 +102,15 @@ RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"statement|disclosure|"
          r"declaration|questionnaire|renewal)\b"),
         ("deceive", "not-find-out",
-         r"\b(?:so|that)\s+(?:the\s+|my\s+|our\s+)?(?:insur\w*|company|employer|hr|"
-         r"finance|manager|boss|auditors?|they|nobody|no\s+one)\s+(?:doesn'?t|don'?t|"
+         rf"\b(?:so|that)\s+(?:the\s+|my\s+|our\s+)?(?:{AUTHORITY}|they|nobody|no\s+one)"
+         r"(?:\s+(?:team|department|people))?\s+(?:doesn'?t|don'?t|"
          r"won'?t|will\s+not|does\s+not|do\s+not|never|can'?t|cannot)?\s*"
          r"(?:find\w*\s+out|notic\w*|realis\w*|realiz\w*|knows?|catch\w*|"
          r"spot\w*|suspect\w*)\b(?<!\bknow)"),
+        ("deceive", "keep-them-from-noticing",
+         rf"\b(?:keep|stop|prevent)\w*\s+(?:the\s+|my\s+|our\s+)?(?:{AUTHORITY}|they|them|anyone|anybody)"
+         rf"(?:\s+(?:team|department|people))?\s+from\s+(?:ever\s+)?(?:noticing|spotting|finding\s+out|"
+         rf"realis\w*|realiz\w*|catching|suspecting)\b"),
         ("deceive", "so-they-dont-figure-out",
          r"\bso\s+(?:that\s+)?(?:he|she|they|nobody|no\s+one|(?:my|the|our)\s+\w+)\s+(?:doesn'?t|don'?t|"
          r"won'?t|"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from core.answer.safety_pay import NAME
 from core.answer.safety_words import (
     CONTROL,
     DATA,
@@ -60,7 +61,7 @@ ACCESS_RULES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         ("others_data", "who-earns",
          r"\bhow\s+much\s+(?:does\s+|is\s+|do\s+)?(?:my\s+|our\s+|the\s+)?(?:\w+\s+)?"
          r"(?:colleague|co-?worker|teammate|manager|boss|cfo|ceo|(?-i:[A-Z][a-z]+))s?\s+"
-         r"(?:earns?|makes?|gets?\s+paid|is\s+paid|paid)\b|\b(?-i:[A-Z][a-z]+)'s\s+"
+         r"(?:earns?|makes?|gets?\s+paid|is\s+paid|paid)\b|\b" + NAME + r"'s\s+"
          r"(?:personal\s+|private\s+|home\s+)?(?:salary|pay|address|phone|mobile|"
          r"number|diagnosis|medical|health|disciplinary|performance\s+review)"),
         ("others_data", "does-person-have-condition",

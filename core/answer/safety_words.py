@@ -74,7 +74,8 @@ FRAME = (r"(?:(?:^|[.!?;:,]\s*)\W*(?:please\s+|just\s+)?be\s+(?:the|my|a|an|our)
          r"\bsuppose|\blet'?s\s+(?:say|imagine|pretend|suppose|assume)|"
          r"\brole[- ]?play\w*|\bact\s+(?:as|like)|\bplay\s+the\s+(?:role|part)|\byou\s+are\s+(?:now\s+)?"
          r"(?:my|the|a|an)\b|\byou'?re\s+(?:now\s+)?(?:my|the|a|an)\b|\bonce\s+upon\s+a\s+time|"
-         r"\bhypothetically)")
+         r"\bhypothetical\w*|\bfor\s+(?:a|my|the)\s+(?:\w+\s+)?(?:story|novel|book|screenplay|script|play|"
+         r"game)\b|\bif\s+i\s+were\s+writing\b|\basking\s+for\s+a\s+friend\b)")
 """Make-believe framing (role-play, "imagine the policy allowed…", a story): it addresses the bot, so the
 request inside it is read as the asker's own (a frame never makes a request harmless)."""
 NOTICE = (r"(?:\b(?:would|will|could|does|do|might)\s+(?:anyone|anybody|someone|they|it|hr|finance|"
@@ -120,7 +121,8 @@ THRESHOLD = (r"(?:\b(?:(?:approval|sign-?off|pre-?approval|spending|expense|purc
 ASKER = (r"(?:\b(?:can|could|would|will)\s+(?:you|u)\b|\b(?:best|easiest|quickest|simplest|safest|smartest)"
           r"\s+way\b|\bway\s+to\b|\b(?:trick|hack|loophole|workaround)\b|\bhelp\s+(?:me|us)\b|"
           r"\bhow\s+(?:do|can|could|should|would|"
-          r"might)\s+(?:i|we|one)\b|\b(?:i|we)\s+(?:want|need|would\s+like|wanna|plan|intend|am\s+going|'m\s+"
+          r"might)\s+(?:i|we|one)\b|\bhow\s+(?:does|did|would|might|could)\s+(?:someone|somebody|"
+          r"a\s+(?:character|person|guy)|the\s+(?:character|hero|heroine))\b|\b(?:i|we)\s+(?:want|need|would\s+like|wanna|plan|intend|am\s+going|'m\s+"
           r"going|are\s+going)\b|\b(?:i'd|we'd)\s+like\b|\bis\s+there\s+(?:a|any|some)\s+way\b|"
           r"\bsome\s+way\b|\bwhat\s+if\s+(?:i|we)\b|"
           r"\bcan\s+(?:my|our)\s+\w+\b|\bwhat'?s\s+the\s+best"
@@ -147,7 +149,8 @@ ABOUT = re.compile(
     r"is\s+(?:it|that|this)\s+(?:illegal|allowed|ok(?:ay)?|fraud|legal|against)|am\s+i\s+allowed|"
     r"are\s+we\s+allowed|"
     r"(?:spot|detect|verify|check\s+(?:if|whether)(?!\s+(?:my|our|his|her|their|the|a|an)\s+(?:\w+\s+)?(?:"
-    r"colleague|co-?worker|teammate|manager|boss|supervisor|employee|intern|friend|ex)\b)|recogni[sz]e|"
+    r"colleague|co-?worker|teammate|manager|boss|supervisor|employee|intern|friend|ex)\b|"
+    r"\s+(?-i:[A-Z][a-z]+)\s+(?:earns?|makes?|gets?|is|was)\b)|recogni[sz]e|"
     r"prevent|avoid\s+(?:being\s+)?(?:scammed|"
     r"defrauded))\b|suspect\w*|accused|by\s+mistake|accidentally|(?:correct|fix)\s+(?:a|an|the|my)\s+"
     r"(?:mistake|error|typo)|mistake\s+on|wrong\s+(?:date|amount|name))", re.I)
@@ -163,9 +166,8 @@ PERSON = (r"(?:colleague|co-?worker|teammate|team\s+mate|desk-?\s*mate|office-?\
 OTHER = (rf"(?:\b(?:my|our|a|the|that|this|another|other|new)\s+(?:\w+\s+)?{PERSON}(?:'s|s')|"
           rf"\bsomeone\s+else'?s|\bsomebody\s+else'?s|\bother\s+people'?s|\bother\s+employees'?|"
           rf"\b(?:his|her|their)\b|\b(?:everyone|everybody)'?s\b|\b[a-z]+\s+(?:from|in|at)\s+"
-          rf"(?:the\s+)?[a-z]+(?:\s+team)?'s\b|\b(?:of|for|about|on|against)\s+(?:my\s+|a\s+|the\s+|our\s+|"
-          rf"every\s+|all\s+)?"
-          rf"(?:\w+\s+)?{PERSON}s?\b|\b(?:my|our|the)\s+(?:\w+\s+)?{PERSON}s?\s+(?:has|had|have|got|is|are|"
+          rf"(?:the\s+)?[a-z]+(?:\s+team)?'s\b|\b(?:of|for|about|on|against)\s+(?:(?:my|a|the|our|every|all)\s+"
+          rf"(?:\w+\s+)?{PERSON}s?\b|(?:\w+\s+)?{PERSON}\b)|\b(?:my|our|the)\s+(?:\w+\s+)?{PERSON}s?\s+(?:has|had|have|got|is|are|"
           rf"was|were)\b)")
 DATA = (r"(?:(?:home|personal|private|residential|postal|mailing)\s+address|address(?:es)?|"
          r"(?:personal|mobile|"
@@ -197,3 +199,6 @@ EVADE = (r"(?:bypass\w*|get\s+a?round|got\s+a?round|workaround\s+(?:for|to)|circ
           r"around)|dodge|evade|override|disabl\w*|turn(?:ing)?\s+off|switch(?:ing)?\s+off|beat|game|hack|"
           r"trick|skip|avoid\s+(?:triggering|the\s+need\s+for))")
 
+ALTER = (r"(?:alter\w*|chang\w*|edit\w*|modif\w*|amend\w*|adjust\w*|tweak\w*|rewrit\w*|swap\w*|replac\w*|"
+         r"white\s*out|scratch\w*\s+out|bump\w*\s+up|inflat\w*|doctor\w*)")
+"""Verbs of changing an existing document (narrower than :data:`EDIT`, which also makes new ones)."""
