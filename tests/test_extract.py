@@ -112,6 +112,13 @@ def test_a_row_with_an_empty_first_cell_is_no_sub_header_without_a_spanning_head
     assert parts[1] == "| Item | Gold | Silver |\n| --- | --- | --- |\n| Meal | 30 | 15 |"
 
 
+def test_a_long_cell_under_a_blank_label_is_content_not_a_sub_header() -> None:
+    table = ("| Cover |  |\n| --- | --- |\n|  | a) Expenses for a delivery in a hospital |\n"
+             "| Exclusions |  |\n| Age | below eighteen years |")
+    parts = split_markdown_table(table, lambda t: t.count("\n") <= 3)
+    assert all("a) Expenses" not in p for p in parts[1:])
+
+
 def test_wrapped_pdf_cell_rows_are_merged_into_the_row_above() -> None:
     rows = [["Item", "Rule"], ["Grace", "thirty days is"], ["", "available."], ["", "New point."]]
     assert merge_continuations(rows) == [["Item", "Rule"], ["Grace", "thirty days is available."],
