@@ -45,6 +45,7 @@ import numpy as np
 from core.clir.search import CrossLanguage, CrossQuery
 from core.clir.translate import QueryTranslation
 from core.config import RerankSettings, RetrievalSettings
+from core.continuation import ListContinuation
 from core.diversity import capped, diversify, documents_of, interleave
 from core.embedder import Embedder, embed_queries
 from core.feedback import expansion_terms
@@ -54,7 +55,6 @@ from core.query.compare import is_comparison
 from core.query.definition import with_definition
 from core.query.exact import exact_match_boost
 from core.query.rewriter import Rewriter
-from core.continuation import ListContinuation
 from core.references import ReferenceFollower
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper

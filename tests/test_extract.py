@@ -98,7 +98,8 @@ def test_split_markdown_table_keeps_small_table_whole() -> None:
     assert parts == ["| a | b |\n| --- | --- |\n| 1 | 2 |", "| a | b |\n| --- | --- |\n| 3 | 4 |"]
 
 
-_SPANNED = "| Item | Tier |  |\n| --- | --- | --- |\n|  | Gold | Silver |\n| Taxi | 40 | 20 |\n| Meal | 30 | 15 |"
+_SPANNED = ("| Item | Tier |  |\n| --- | --- | --- |\n|  | Gold | Silver |\n"
+            "| Taxi | 40 | 20 |\n| Meal | 30 | 15 |")
 
 
 def test_every_part_of_a_split_table_repeats_the_sub_header_under_a_spanning_header() -> None:

@@ -92,8 +92,8 @@ def to_markdown(rows: list[list[str]]) -> str:
 
 def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
     """Split a markdown table into parts for which ``fits(part)`` holds; every part starts with the
-    header and delimiter rows and the sub-header rows under them (:func:`subheader_rows`). A single body row that is still too large is returned alone (the
-    chunker splits it as text).
+    header and delimiter rows and the sub-header rows under them (:func:`subheader_rows`). A single
+    body row that is still too large is returned alone (the chunker splits it as text).
 
     Args:
         table: markdown table text (header line, delimiter line, body lines).
