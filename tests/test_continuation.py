@@ -85,3 +85,16 @@ def test_items_numbering_on_without_the_lead_in_in_the_next_chunk_are_quoted() -
     own = [u for u in splits[1] if u.kind == "item" and u.lead == intro.text]
     more = continued_items(request, splits, intro, own, 8)
     assert [u.text for u in more] == ["c. A copy of the consulate's letter is sent to the travel desk."]
+
+
+
+def test_items_numbering_on_in_a_table_chunk_are_not_quoted() -> None:
+    texts = ["The refund is paid subject to the following:\n1. The loss is reported to the desk.\n"
+             "2. Receipts are kept.",
+             "| Cover |  |\n| --- | --- |\n|  | 3. A copy of the letter is sent. |\n"
+             "|  | 4. The old passport is returned. |"]
+    chunks = [make_chunk(DOC, t, i, page=i + 1) for i, t in enumerate(texts)]
+    request = GenerationRequest("What must I do?", tuple(ScoredChunk(c, 0.5) for c in chunks))
+    splits = {i: split_units(c.text, i) for i, c in enumerate(chunks, start=1)}
+    intro = splits[1][0]
+    assert continued_items(request, splits, intro, splits[1][1:], 8) == []

@@ -98,28 +98,6 @@ def test_split_markdown_table_keeps_small_table_whole() -> None:
     assert parts == ["| a | b |\n| --- | --- |\n| 1 | 2 |", "| a | b |\n| --- | --- |\n| 3 | 4 |"]
 
 
-_SPANNED = ("| Item | Tier |  |\n| --- | --- | --- |\n|  | Gold | Silver |\n"
-            "| Taxi | 40 | 20 |\n| Meal | 30 | 15 |")
-
-
-def test_every_part_of_a_split_table_repeats_the_sub_header_under_a_spanning_header() -> None:
-    parts = split_markdown_table(_SPANNED, lambda t: t.count("\n") <= 3)
-    assert [p.splitlines()[2] for p in parts] == ["|  | Gold | Silver |"] * 2
-
-
-def test_a_row_with_an_empty_first_cell_is_no_sub_header_without_a_spanning_header() -> None:
-    table = "| Item | Gold | Silver |\n| --- | --- | --- |\n|  | 40 | 20 |\n| Meal | 30 | 15 |"
-    parts = split_markdown_table(table, lambda t: t.count("\n") <= 2)
-    assert parts[1] == "| Item | Gold | Silver |\n| --- | --- | --- |\n| Meal | 30 | 15 |"
-
-
-def test_a_long_cell_under_a_blank_label_is_content_not_a_sub_header() -> None:
-    table = ("| Cover |  |\n| --- | --- |\n|  | a) Expenses for a delivery in a hospital |\n"
-             "| Exclusions |  |\n| Age | below eighteen years |")
-    parts = split_markdown_table(table, lambda t: t.count("\n") <= 3)
-    assert all("a) Expenses" not in p for p in parts[1:])
-
-
 def test_wrapped_pdf_cell_rows_are_merged_into_the_row_above() -> None:
     rows = [["Item", "Rule"], ["Grace", "thirty days is"], ["", "available."], ["", "New point."]]
     assert merge_continuations(rows) == [["Item", "Rule"], ["Grace", "thirty days is available."],

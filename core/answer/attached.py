@@ -19,8 +19,9 @@ extractive answerer's version of keeping a lead-in with what it introduces:
   is among the sources: its first items whose lead-in is the same (chunk overlap repeats the lead-in),
   or — when the next chunk starts inside the list without repeating its lead-in — the items there
   with no lead-in whose markers number on from the last quoted one ("c." after "b.", "3." after
-  "2.": :func:`numbers_on`), are quoted after the ones of the first chunk, each cited with its own
-  page (``page_breaks``);
+  "2.": :func:`numbers_on`; not from a table chunk: a table running over a page break can carry the
+  wrong page, and the quote would be cited with it), are quoted after the ones of the first chunk,
+  each cited with its own page (``page_breaks``);
 * **a procedure's steps** (:func:`sibling_items`): for a question asking what to do
   (:mod:`core.answer.answer_type` ``procedure``) answered by a list item, the items of its list, in
   order — the steps, not one of them.
@@ -38,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from core.answer.sentences import Unit, is_heading, marker_kind
 from core.answer.table_cells import cells
 from core.llm.base import GenerationRequest
+from core.references import is_table_chunk
 from core.text import quantities
 
 POINTER = re.compile(
@@ -156,7 +158,7 @@ def continued_items(request: GenerationRequest, splits: Splits, intro: Unit, own
                 break
             continue
         numbered_on = u.source != intro.source and not u.lead and bool(marked) and \
-            numbers_on(marked[-1], u.text)
+            numbers_on(marked[-1], u.text) and not is_table_chunk(request.sources[u.source - 1].chunk.text)
         if u.kind == "item" and (u.lead == intro.text or numbered_on):
             marked += [u.text] if marker_kind(u.text) else []
             out.append(u)

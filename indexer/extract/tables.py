@@ -92,8 +92,8 @@ def to_markdown(rows: list[list[str]]) -> str:
 
 def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
     """Split a markdown table into parts for which ``fits(part)`` holds; every part starts with the
-    header and delimiter rows and the sub-header rows under them (:func:`subheader_rows`). A single
-    body row that is still too large is returned alone (the chunker splits it as text).
+    header and delimiter rows. A single body row that is still too large is returned alone (the
+    chunker splits it as text).
 
     Args:
         table: markdown table text (header line, delimiter line, body lines).
@@ -102,8 +102,7 @@ def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
     if fits(table):
         return [table]
     lines = table.split("\n")
-    cut = 2 + subheader_rows(lines)
-    head, body = lines[:cut], lines[cut:]
+    head, body = lines[:2], lines[2:]
     parts: list[str] = []
     current: list[str] = []
     for row in body:
@@ -115,34 +114,6 @@ def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
     if current:
         parts.append("\n".join(head + current))
     return parts
-
-
-LABEL_WORDS = 4
-"""Most words of a column label in a sub-header row; a longer cell is content (a list item under a
-blank label cell), not a label."""
-
-
-def subheader_rows(lines: Sequence[str]) -> int:
-    """How many body rows of the markdown table ``lines`` (header, delimiter, body) continue its
-    header: when a header cell spans columns (the header row has an empty cell after its first,
-    "| Features | Plans | | |"), the leading body rows with an empty first cell and every other cell
-    filled with a short label (at most :data:`LABEL_WORDS` words: "| | Plan A | Plan B | Plan C |")
-    name the columns — a part of the split table without
-    them would not say which column is which (the multi-row header of HTML's ``thead``)."""
-    if len(lines) < 3 or not any(c == "" for c in _cells(lines[0])[1:]):
-        return 0
-    count = 0
-    for line in lines[2:]:
-        row = _cells(line)
-        if len(row) < 2 or row[0] or not all(0 < len(c.split()) <= LABEL_WORDS for c in row[1:]):
-            break
-        count += 1
-    return min(count, len(lines) - 3)  # a part holds at least one body row
-
-
-def _cells(line: str) -> list[str]:
-    body = line.strip().removeprefix("|").removesuffix("|")
-    return [c.strip() for c in body.split("|")]
 
 
 def within_tokens(max_tokens: int) -> Callable[[str], bool]:
