@@ -1,7 +1,7 @@
 """List continuation: a kept passage whose list runs to its end brings the document's next chunk.
 
-A chunk boundary often falls inside a list ("This benefit is payable subject to the following: a. …
-b. …" | "c. … a written police report …"). When the next chunk repeats the lead-in (chunk overlap),
+A chunk boundary often falls inside a list ("Receipts are refunded subject to the following: a. …
+b. …" | "c. … a copy of the hotel bill …"). When the next chunk repeats the lead-in (chunk overlap),
 retrieval may find it on its own words; when it starts inside the list, its items share few words
 with the question (the question's words are in the lead-in, one chunk back) and it is rarely kept.
 A reader turns the page; this module does the same, narrowly: only a kept passage whose *last* unit

@@ -284,13 +284,13 @@ def _canonical(value: float) -> str:
 
 
 _RESTATED = re.compile(r"\s*\(\s*(?:\d[\d,.]*|[a-z][a-z\s-]{1,40}?)\s*\)")
-"""A number restated in brackets after it: "36 (thirty six)", "thirty (30)"."""
+"""A number restated in brackets after it: "24 (twenty four)", "sixty (60)"."""
 
 
 def _unit_position(low: str, m: re.Match[str]) -> int:
-    """Where the unit of number ``m`` starts: after a bracketed restatement of it ("36 (thirty six)
+    """Where the unit of number ``m`` starts: after a bracketed restatement of it ("24 (twenty four)
     months", legal drafting's number-then-words style) or, for the restatement itself, after its
-    closing bracket ("thirty (30) days")."""
+    closing bracket ("sixty (60) days")."""
     if low[max(0, m.start() - 1):m.start()] == "(" and low.startswith(")", m.end()):
         return m.end() + 1
     restated = _RESTATED.match(low, m.end())
