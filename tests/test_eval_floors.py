@@ -22,8 +22,8 @@ round, docs/eval.md; 0.867 before, with reference following and the first-stage 
 KEY_FACT_RECALL_FLOOR = 0.75
 """Goal 0.8; measured 0.756 (2026-12-02, wip-fr: a number restated in brackets keeps its unit, list
 continuation into the next chunk); 0.739 (key-fact recall round 3: numbers broken at a line end
-joined, a named table's rows, rows whose range holds the stated quantity, a definition question's defining chunk);
-0.686 (answer composition round on top of the ranking round: a unit brings the
+joined, a named table's rows, rows whose range holds the stated quantity, a definition question's
+defining chunk); 0.686 (answer composition round on top of the ranking round: a unit brings the
 table it points at, its list continued in the next chunk, a procedure's steps); 0.619 (ranking
 round, recalibrated; 0.600 in recall round 2, 0.575 after answer
 side round 2, docs/eval.md)."""
