@@ -160,6 +160,8 @@ class RetrievalSettings(_Section):
     ``follow_references``: a kept passage that defers its figures to a table of its document ("the
     limit stated in the Table of Benefits") brings that table's best-matching chunk
     (:mod:`core.references`).
+    ``continue_lists``: a kept passage whose last unit is an item of a list introduced by a lead-in
+    ending with ":" brings its document's next chunk, where the list goes on (:mod:`core.continuation`).
     ``feedback_terms``: pseudo-relevance feedback words (RM3, :mod:`core.feedback`) from the best
     ``feedback_docs`` fused passages, searched with the question by one more BM25 leg of fusion
     weight ``feedback_weight``; 0 turns it off.
@@ -178,6 +180,7 @@ class RetrievalSettings(_Section):
     diversity: Literal["auto", "always", "never"] = "auto"
     diversity_min_relative: float = Field(0.5, ge=0.0, le=1.0)
     follow_references: bool = True
+    continue_lists: bool = True
     feedback_terms: int = Field(0, ge=0, le=50)
     feedback_docs: int = Field(5, ge=1, le=100)
     feedback_weight: float = Field(0.5, ge=0.0)

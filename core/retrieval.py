@@ -45,6 +45,7 @@ import numpy as np
 from core.clir.search import CrossLanguage, CrossQuery
 from core.clir.translate import QueryTranslation
 from core.config import RerankSettings, RetrievalSettings
+from core.continuation import ListContinuation
 from core.diversity import capped, diversify, documents_of, interleave
 from core.embedder import Embedder, embed_queries
 from core.feedback import expansion_terms
@@ -189,6 +190,8 @@ class HybridRetriever:
         self.rerank_settings = rerank or RerankSettings()
         self.references = ReferenceFollower(self._document_chunks, self._document_version) \
             if settings.follow_references else None
+        self.continuation = ListContinuation(self._document_chunks, self._document_version) \
+            if settings.continue_lists else None
         self._scoped: tuple[tuple[str, int, int], dict[tuple[str, ...], list[str]]] | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
@@ -249,6 +252,8 @@ class HybridRetriever:
         chunks = with_definition(question, fused[: max(k, self.rerank_settings.candidates)], chunks)
         if self.references is not None:
             chunks = self.references.follow(plain, chunks)
+        if self.continuation is not None:
+            chunks = self.continuation.follow(chunks)
         chunks = self._mark_named(question, chunks)
         t3 = time.perf_counter()
         timings.update(embed=(t1 - t0) * 1e3, retrieve=(t2 - t1) * 1e3, rerank=(t3 - t2) * 1e3)

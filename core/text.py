@@ -283,6 +283,23 @@ def _canonical(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
 
 
+_RESTATED = re.compile(r"\s*\(\s*(?:\d[\d,.]*|[a-z][a-z\s-]{1,40}?)\s*\)")
+"""A number restated in brackets after it: "24 (twenty four)", "sixty (60)"."""
+
+
+def _unit_position(low: str, m: re.Match[str]) -> int:
+    """Where the unit of number ``m`` starts: after a bracketed restatement of it ("24 (twenty four)
+    months", legal drafting's number-then-words style) or, for the restatement itself, after its
+    closing bracket ("sixty (60) days")."""
+    if low[max(0, m.start() - 1):m.start()] == "(" and low.startswith(")", m.end()):
+        return m.end() + 1
+    restated = _RESTATED.match(low, m.end())
+    inner = restated.group(0).strip(" ()") if restated else ""
+    if restated and (m2 := _NUMBER.fullmatch(inner)) and _value(m2) == _value(m):
+        return restated.end()
+    return m.end()
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every number in ``text``, in order, with its unit and currency (see the module doc).
 
@@ -293,7 +310,7 @@ def quantities(text: str) -> list[Quantity]:
     for m in _NUMBER.finditer(low):
         unit: str | None = None
         currency: str | None = None
-        after = _UNIT_AFTER.match(low, m.end())
+        after = _UNIT_AFTER.match(low, _unit_position(low, m))
         if after:
             word = after.group("unit")
             unit, currency = UNITS.get(word, "money"), _CURRENCY_AFTER.get(word)

@@ -38,6 +38,16 @@ def test_quantities_parse_numbers_units_and_currencies(raw: str, value: float, u
     assert (q.value, q.unit, q.currency) == (value, unit, currency)
 
 
+@pytest.mark.parametrize("raw", ["expiry of 24 (twenty four) months of cover",
+                                 "within ninety (90) days of discharge"])
+def test_a_number_restated_in_brackets_keeps_its_unit(raw: str) -> None:
+    assert {q.unit for q in quantities(raw)} == {"month" if "months" in raw else "day"}
+
+
+def test_a_bracketed_different_number_does_not_take_the_first_numbers_unit() -> None:
+    assert [q.unit for q in quantities("12 (15) weeks")] == [None, "week"]
+
+
 def test_ordinals_are_their_own_unit() -> None:
     assert [q.unit for q in quantities("the 2nd and the third claim")] == ["ordinal", "ordinal"]
 

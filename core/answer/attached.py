@@ -16,10 +16,12 @@ extractive answerer's version of keeping a lead-in with what it introduces:
   (:func:`core.answer.evidence.typed_by_table`);
 * **a list cut by a chunk boundary** (:func:`continued_items`): a lead-in ending with ":" whose list
   runs to the end of its chunk continues in the document's next chunk (``ordinal + 1``) when that chunk
-  is among the sources: its first items whose lead-in is the same (chunk overlap repeats the lead-in)
-  are quoted after the ones of the first chunk. (Items numbered on without the lead-in in the next
-  chunk are not taken: such a chunk's page can be wrong when a table runs over a page break, and
-  its quote would be cited with the wrong page);
+  is among the sources: its first items whose lead-in is the same (chunk overlap repeats the lead-in),
+  or — when the next chunk starts inside the list without repeating its lead-in — the items there
+  with no lead-in whose markers number on from the last quoted one ("c." after "b.", "3." after
+  "2.": :func:`numbers_on`; not from a table chunk: a table running over a page break can carry the
+  wrong page, and the quote would be cited with it), are quoted after the ones of the first chunk,
+  each cited with its own page (``page_breaks``);
 * **a procedure's steps** (:func:`sibling_items`): for a question asking what to do
   (:mod:`core.answer.answer_type` ``procedure``) answered by a list item, the items of its list, in
   order — the steps, not one of them.
@@ -37,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from core.answer.sentences import Unit, is_heading, marker_kind
 from core.answer.table_cells import cells
 from core.llm.base import GenerationRequest
+from core.references import is_table_chunk
 from core.text import quantities
 
 POINTER = re.compile(
@@ -146,6 +149,7 @@ def continued_items(request: GenerationRequest, splits: Splits, intro: Unit, own
         return []
     shown = {u.text for u in own}
     out: list[Unit] = []
+    marked = [u.text for u in own if marker_kind(u.text)]
     for u in following(request, splits, units[last]):
         if u.text in shown or u.text == intro.text:
             continue
@@ -153,13 +157,33 @@ def continued_items(request: GenerationRequest, splits: Splits, intro: Unit, own
             if out:
                 break
             continue
-        if u.kind == "item" and u.lead == intro.text:
+        numbered_on = u.source != intro.source and not u.lead and bool(marked) and \
+            numbers_on(marked[-1], u.text) and not is_table_chunk(request.sources[u.source - 1].chunk.text)
+        if u.kind == "item" and (u.lead == intro.text or numbered_on):
+            marked += [u.text] if marker_kind(u.text) else []
             out.append(u)
             if len(own) + len(out) >= limit:
                 break
             continue
         break
     return out
+
+
+_MARKER = re.compile(r"^\s*\(?(?:(?P<alpha>[a-z])|(?P<num>\d{1,2}))[.)]\s", re.IGNORECASE)
+
+
+def numbers_on(previous: str, text: str) -> bool:
+    """Whether the list marker of ``text`` is the one after ``previous``'s: "c." after "b.",
+    "3." after "2.", "(d)" after "(c)"; single letters and one-level numbers only (roman numerals
+    are ambiguous with letters: "i." after "h.")."""
+    a, b = _MARKER.match(previous), _MARKER.match(text)
+    if a is None or b is None:
+        return False
+    if a.group("num") and b.group("num"):
+        return int(b.group("num")) == int(a.group("num")) + 1
+    if a.group("alpha") and b.group("alpha"):
+        return ord(b.group("alpha").lower()) == ord(a.group("alpha").lower()) + 1
+    return False
 
 
 def sibling_items(splits: Splits, item: Unit, limit: int) -> list[Unit]:
