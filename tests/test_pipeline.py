@@ -287,6 +287,8 @@ def test_a_new_files_chunks_are_live_before_its_row(tmp_path: Path) -> None:
 
 
 def test_watcher_indexes_new_and_removes_deleted_files(tmp_path: Path) -> None:
+    """Once the row was seen, its absence means the removal ran: ``Store.delete_document`` deletes the
+    chunks before the row, so no chunks may be left then."""
     r = tmp_path / "watched"
     r.mkdir()
     settings = make_settings(tmp_path, r, watch={"debounce_s": 0.2})
@@ -294,7 +296,10 @@ def test_watcher_indexes_new_and_removes_deleted_files(tmp_path: Path) -> None:
     watcher = start_watching(settings, Indexer(settings, store, Factory()))
     try:
         (r / "leave.md").write_text("# Leave\n\nYou get 25 days of annual leave.\n")
-        assert wait_for(lambda: bool(chunk_texts(store, "leave.md")))
+        # the row, not the chunks: it is written last, so the file is fully indexed before the unlink
+        # (chunks alone may still be waiting for their row: test_a_new_files_chunks_are_live_before_its_row)
+        assert wait_for(lambda: "leave.md" in store.documents())
+        assert chunk_texts(store, "leave.md")
         (r / "leave.md").unlink()
         assert wait_for(lambda: "leave.md" not in store.documents())
         assert chunk_texts(store, "leave.md") == []
