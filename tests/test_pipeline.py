@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from core.config import Settings
 from core.embedder import FakeEmbedder
-from core.store import Store, sql_str
+from core.store import DocumentRecord, Store, sql_str
 from core.types import ExtractedDocument
 from indexer.extract import extract_file
 from indexer.patterns import is_indexable
@@ -246,7 +247,48 @@ def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> bool:
     return False
 
 
+class HeldRowStore(Store):
+    """A Store whose ``indexed`` documents row for ``held`` waits until ``release`` is set: the instant
+    between a file's chunk commit and its row commit, held open so a test can look at it."""
+
+    def __init__(self, data_dir: Path | str, held: str) -> None:
+        super().__init__(data_dir)
+        self.held = held
+        self.reached = threading.Event()
+        self.release = threading.Event()
+
+    def put_document(self, rec: DocumentRecord) -> None:
+        if rec.path == self.held and rec.status == "indexed":
+            self.reached.set()
+            assert self.release.wait(30), "the test never released the row write"
+        super().put_document(rec)
+
+
+def test_a_new_files_chunks_are_live_before_its_row(tmp_path: Path) -> None:
+    """The interleaving behind a flaky watcher test: a new file's chunks commit first and its documents
+    row after (``FileRunner._prepare``'s write). In between, "no row" does not mean "deleted": the
+    chunks are live and the row is simply not written yet. A test that waits for a removal must first
+    wait for the row (written last), not for the chunks (written first)."""
+    r = tmp_path / "watched"
+    r.mkdir()
+    (r / "leave.md").write_text("# Leave\n\nYou get 25 days of annual leave.\n")
+    settings = make_settings(tmp_path, r)
+    store = HeldRowStore(settings.data_dir, "leave.md")
+    indexer = Indexer(settings, store, Factory())
+    worker = threading.Thread(target=indexer.index_path, args=(r / "leave.md",))
+    worker.start()
+    try:
+        assert store.reached.wait(30)
+        assert chunk_texts(store, "leave.md") and "leave.md" not in store.documents()
+    finally:
+        store.release.set()
+        worker.join(30)
+    assert store.documents()["leave.md"].status == "indexed" and chunk_texts(store, "leave.md")
+
+
 def test_watcher_indexes_new_and_removes_deleted_files(tmp_path: Path) -> None:
+    """Once the row was seen, its absence means the removal ran: ``Store.delete_document`` deletes the
+    chunks before the row, so no chunks may be left then."""
     r = tmp_path / "watched"
     r.mkdir()
     settings = make_settings(tmp_path, r, watch={"debounce_s": 0.2})
@@ -254,7 +296,10 @@ def test_watcher_indexes_new_and_removes_deleted_files(tmp_path: Path) -> None:
     watcher = start_watching(settings, Indexer(settings, store, Factory()))
     try:
         (r / "leave.md").write_text("# Leave\n\nYou get 25 days of annual leave.\n")
-        assert wait_for(lambda: bool(chunk_texts(store, "leave.md")))
+        # the row, not the chunks: it is written last, so the file is fully indexed before the unlink
+        # (chunks alone may still be waiting for their row: test_a_new_files_chunks_are_live_before_its_row)
+        assert wait_for(lambda: "leave.md" in store.documents())
+        assert chunk_texts(store, "leave.md")
         (r / "leave.md").unlink()
         assert wait_for(lambda: "leave.md" not in store.documents())
         assert chunk_texts(store, "leave.md") == []
