@@ -19,6 +19,7 @@ from core.answer.extractive import ExtractiveAnswerer
 from core.answer.focus import question_focus
 from core.config import AnswerSettings
 from core.llm.base import GenerationRequest
+from core.text import stem
 from core.types import ScoredChunk
 from tests.retrieval_helpers import make_chunk
 
@@ -170,3 +171,8 @@ def test_a_displaced_value_stays_closed_when_the_meaning_is_not_close() -> None:
 def test_meaning_never_closes_an_open_value_gate() -> None:
     found = {"value_bound": 1.0, "focus_sim": 0.0}
     assert bound_in_meaning(found) == found
+
+
+def test_the_questions_words_leave_out_a_trailing_place_adjunct() -> None:
+    # "at the depot" must not bind a "Depot supplies | $20" row to a question about bike storage
+    assert stem("depot") not in question_terms("what do we refund for bike storage at the depot?").terms

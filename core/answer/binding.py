@@ -40,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from core.answer.answer_type import AnswerType, value_clause
-from core.answer.focus import GENERIC, Focus, lexical_binding, question_focus
+from core.answer.focus import GENERIC, Focus, lexical_binding, question_focus, without_place
 from core.answer.sentences import embedded_text
 from core.llm.base import GenerationRequest
 from core.text import STOP_WORDS, content_terms, nfkc
@@ -141,7 +141,7 @@ def question_terms(question: str) -> Focus:
     written as a name, as a :class:`~core.answer.focus.Focus`: what an answering unit about the
     question shares with it (framing sentences included: "a colleague lost two toes" is what a
     row "Loss of toes | 5%" answers)."""
-    text = nfkc(question)
+    text = without_place(nfkc(question))
     named = {t for w in _NAMED.findall(text) for t in content_terms(w)}
     found = frozenset(t for t in content_terms(text, question=True)
                       if t not in GENERIC and t not in named and t[:1].isalpha() and len(t) > 1)
