@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from core.answer import answerability as ans
 from core.answer.binding import (
+    MEANING_BOUND,
     asked_names,
     bases,
     basis_agreement,
+    bound_in_meaning,
     name_binding,
     question_terms,
     value_displacement,
@@ -17,6 +19,7 @@ from core.answer.extractive import ExtractiveAnswerer
 from core.answer.focus import question_focus
 from core.config import AnswerSettings
 from core.llm.base import GenerationRequest
+from core.text import stem
 from core.types import ScoredChunk
 from tests.retrieval_helpers import make_chunk
 
@@ -152,3 +155,24 @@ def test_the_refusal_of_an_unbound_name_names_it() -> None:
         GenerationRequest("How many days of leave does Initech give?", [other, initech]))
     assert not gen.found and gen.text.startswith("None of the passages I found that could answer this is "
                                                  "about Initech.")
+
+
+def test_a_displaced_value_is_reopened_when_the_unit_is_about_the_slot_in_meaning() -> None:
+    # "up to $400 for commuting costs" answering "how much for a bus pass": no shared word, same thing
+    found = {"value_bound": 0.0, "focus_sim": MEANING_BOUND + 0.1, "focus": 0.0}
+    assert bound_in_meaning(found)["value_bound"] == 1.0
+
+
+def test_a_displaced_value_stays_closed_when_the_meaning_is_not_close() -> None:
+    found = {"value_bound": 0.0, "focus_sim": MEANING_BOUND - 0.15, "focus": 0.0}
+    assert bound_in_meaning(found)["value_bound"] == 0.0
+
+
+def test_meaning_never_closes_an_open_value_gate() -> None:
+    found = {"value_bound": 1.0, "focus_sim": 0.0}
+    assert bound_in_meaning(found) == found
+
+
+def test_the_questions_words_leave_out_a_trailing_place_adjunct() -> None:
+    # "at the depot" must not bind a "Depot supplies | $20" row to a question about bike storage
+    assert stem("depot") not in question_terms("what do we refund for bike storage at the depot?").terms

@@ -15,7 +15,7 @@ from core.config import AnswerSettings
 from core.eval import focus_gate as fg
 from core.eval.calibrate import Sample, fit_answerability
 from core.llm.base import GenerationRequest
-from core.text import content_terms
+from core.text import content_terms, stem
 from core.types import ScoredChunk
 from tests.retrieval_helpers import make_chunk
 
@@ -135,3 +135,12 @@ def test_the_answer_path_refuses_below_the_fitted_gate_and_names_what_is_missing
 def test_without_a_fitted_gate_the_focus_signals_only_weigh(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ans, "load_calibration", lambda: Calibration())
     assert ans.gate({"type_ok": 1.0, "ids_found": 1.0, "named_doc": 1.0, "focus": 0.0, "focus_sim": 0.0})
+
+
+def test_a_trailing_place_adjunct_is_framing_not_focus() -> None:
+    assert question_focus("how much do we get back for bike storage at the station?").terms == {
+        stem("bike"), stem("storage")}
+
+
+def test_a_place_adjunct_is_kept_when_nothing_else_would_remain() -> None:
+    assert stem("gym") in question_focus("how much do we pay at the gym?").terms

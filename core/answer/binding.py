@@ -28,7 +28,9 @@ and :mod:`core.answer.answerability` refuses when one is 0 (a fixed gate, like `
     quoted belongs to another slot (asked the deductible; the number found is the premium's). This
     is the answer-window check of LASSO / FALCON (Harabagiu et al., TREC-9, 2000) made relative to the
     sources: focus words no unit holds (an employee's paraphrase) say nothing, and are not checked.
-    0 on displacement, else 1.
+    0 on displacement, else 1 — also when the answering unit is about the asked thing in meaning
+    (``focus_sim`` ≥ :data:`MEANING_BOUND`: "fitness-related programs" for a gym membership shares no
+    word with the question, yet it is the slot's value; :func:`bound_in_meaning`).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from core.answer.answer_type import AnswerType, value_clause
-from core.answer.focus import GENERIC, Focus, lexical_binding, question_focus
+from core.answer.focus import GENERIC, Focus, lexical_binding, question_focus, without_place
 from core.answer.sentences import embedded_text
 from core.llm.base import GenerationRequest
 from core.text import STOP_WORDS, content_terms, nfkc
@@ -53,6 +55,12 @@ _SENTENCES = re.compile(r"(?<=[.?!])\s+")
 MIN_NAMING = 0.5
 """A candidate unit names the asked-for slot when it holds at least this share of the focus words of
 the value-asking clause (a majority: one incidental word of a long focus is no naming)."""
+
+MEANING_BOUND = 0.6
+"""A ``focus_sim`` (MiniLM cosine of the focus phrase and the answering unit) at which the unit is about
+the asked thing in meaning, whatever its words. Chosen from the measured values (docs/eval.md,
+2026-12-02): the not-found items value displacement refuses score 0.44–0.47, an answering unit naming
+the slot by a broader word ("fitness-related programs" for a gym membership) 0.77."""
 
 DIMENSIONS: Mapping[str, str] = {
     **dict.fromkeys(("mile", "miles", "km", "kms", "kilometre", "kilometres", "kilometer", "kilometers"),
@@ -133,7 +141,7 @@ def question_terms(question: str) -> Focus:
     written as a name, as a :class:`~core.answer.focus.Focus`: what an answering unit about the
     question shares with it (framing sentences included: "a colleague lost two toes" is what a
     row "Loss of toes | 5%" answers)."""
-    text = nfkc(question)
+    text = without_place(nfkc(question))
     named = {t for w in _NAMED.findall(text) for t in content_terms(w)}
     found = frozenset(t for t in content_terms(text, question=True)
                       if t not in GENERIC and t not in named and t[:1].isalpha() and len(t) > 1)
@@ -157,6 +165,15 @@ def value_displacement(focus: Focus, asked: Focus, answer_text: str, candidates:
         return 1.0
     naming = [typed for text, typed in candidates if _share(focus, text, glossary) >= MIN_NAMING]
     return 0.0 if naming and not any(naming) else 1.0
+
+
+def bound_in_meaning(found: Mapping[str, float]) -> dict[str, float]:
+    """``found`` (answerability signals) with ``value_bound`` reopened (1.0) when ``focus_sim`` reaches
+    :data:`MEANING_BOUND`: the lexical displacement check saw no shared word, but the answering unit is
+    about the asked thing in meaning (see ``value_bound`` in the module doc). Other signals unchanged."""
+    if found.get("value_bound", 1.0) > 0.0 or found.get("focus_sim", 0.0) < MEANING_BOUND:
+        return dict(found)
+    return {**found, "value_bound": 1.0}
 
 
 def _share(focus: Focus, text: str, glossary: Mapping[str, str] | None) -> float:

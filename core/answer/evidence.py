@@ -40,7 +40,7 @@ import numpy as np
 
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
 from core.answer.attached import POINTER, attached_rows
-from core.answer.binding import binding_signals, title_of
+from core.answer.binding import binding_signals, bound_in_meaning, title_of
 from core.answer.crosslingual import Translator, cross_signals
 from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
@@ -155,7 +155,7 @@ class EvidenceFinder:
         found = {**signals(request, chosen, atype, missing), **self.binding(request, focus, chosen, ranked),
                  **binding_signals(request, atype, answer_text(request, chosen, ranked), chosen, ranked,
                                    self.glossary)}
-        return Evidence(atype, tuple(ranked), tuple(chosen), found, missing, focus.span)
+        return Evidence(atype, tuple(ranked), tuple(chosen), bound_in_meaning(found), missing, focus.span)
 
     def binding(self, request: GenerationRequest, focus: Focus, chosen: Sequence[ScoredUnit],
                 ranked: Sequence[ScoredUnit]) -> dict[str, float]:

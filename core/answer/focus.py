@@ -8,8 +8,9 @@ word of Li & Roth, "Learning Question Classifiers", COLING 2002). Here:
 
 **Focus** (:func:`question_focus`), by rules over the question's main clause:
 
-1. a leading or trailing condition ("If I use my own car …", "… if I work from home") is framing,
-   not focus, and is dropped (unless nothing would remain);
+1. a leading or trailing condition ("If I use my own car …", "… if I work from home") and a trailing
+   place adjunct ("… parking at the office?": where, not what) are framing, not focus, and are
+   dropped (unless nothing would remain);
 2. a rate's denominator phrase ("per year of service", "a year") is a modifier and is dropped;
 3. "how many weeks **of severance pay**": when the counted word is a unit, its ``of`` complement is
    the focus;
@@ -68,6 +69,8 @@ GENERIC = frozenset(stem(w) for w in word_list(
 _CONDITION = r"(?:if|when|whenever|because|since|while|once|so\s+that|in\s+case)"
 _LEADING = re.compile(rf"^\W*{_CONDITION}\b[^,?]*,\s*", re.I)
 _TRAILING = re.compile(rf"\s+{_CONDITION}\b[^?]*", re.I)
+_LOCATIVE = re.compile(r"\s+(?:at|in|near|around|inside)\s+(?:the|my|our|your|a|an)\s+[\w'’-]+(?=\W*$)", re.I)
+"""A trailing place adjunct ("… at the office?"): where, not what."""
 _UNITS = r"(?:days?|weeks?|months?|years?|hours?|nights?|minutes?|paycheck|pay\s+period|trip|visit|booking)"
 _PER = re.compile(rf"\b(?:per|a|an|each|every)\s+{_UNITS}(?:\s+of\s+[\w-]+)?", re.I)
 _UNIT_OF = re.compile(rf"\bhow\s+(?:many|much)\s+{_UNITS}\s+of\s+(.+)", re.I)
@@ -124,11 +127,17 @@ def _main_clause(question: str) -> str:
     content words remain without it."""
     parts = [p for p in _SENTENCES.split(question.strip()) if p.strip()] or [question]
     clause = next((p for p in reversed(parts) if p.rstrip().endswith("?")), parts[-1])
-    for rx in (_LEADING, _TRAILING):
+    for rx in (_LEADING, _TRAILING, _LOCATIVE):
         shorter = rx.sub(" ", clause).strip()
         if any(t not in GENERIC for t in content_terms(shorter, question=True)):
             clause = shorter
     return clause
+
+
+def without_place(question: str) -> str:
+    """``question`` without a trailing place adjunct when content words remain."""
+    shorter = _LOCATIVE.sub("", question).strip()
+    return shorter if any(t not in GENERIC for t in content_terms(shorter, question=True)) else question
 
 
 def lexical_binding(focus: Focus, text: str, unit_bags: Sequence[frozenset[str]],
