@@ -21,12 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.answer.sentences import split_units
-from core.lru import LockedLRU
 from core.types import Chunk, ScoredChunk
 
 MAX_ADDED = 1
 """Next chunks added to one retrieval result."""
-CACHE_DOCUMENTS = 32
 
 
 def ends_in_list(text: str) -> bool:
@@ -44,15 +42,12 @@ class ListContinuation:
     """Adds the next chunk of a kept passage whose list runs to its end (module doc).
 
     Args:
-        chunks_of: path → the chunks of that document (any order), e.g. read from the store; called
-            at most once per document and version (cached by ``version_of``).
-        version_of: path → a string that changes when the document does (its content hash).
+        chunks: path → the chunks of that document in ordinal order
+            (:class:`core.references.DocumentChunks`, shared with reference following).
     """
 
-    def __init__(self, chunks_of: Callable[[str], list[Chunk]], version_of: Callable[[str], str]) -> None:
-        self.chunks_of = chunks_of
-        self.version_of = version_of
-        self._cache: LockedLRU[tuple[str, str], dict[int, Chunk]] = LockedLRU(CACHE_DOCUMENTS)
+    def __init__(self, chunks: Callable[[str], list[Chunk]]) -> None:
+        self._chunks = chunks
 
     def follow(self, kept: Sequence[ScoredChunk]) -> list[ScoredChunk]:
         """``kept`` plus at most :data:`MAX_ADDED` next chunks (best kept passage first); ``list(kept)``
@@ -66,12 +61,8 @@ class ListContinuation:
             key = (sc.chunk.path, sc.chunk.ordinal + 1)
             if key in have or not ends_in_list(sc.chunk.text):
                 continue
-            nxt = self._ordinals(sc.chunk.path).get(sc.chunk.ordinal + 1)
+            nxt = next((c for c in self._chunks(sc.chunk.path) if c.ordinal == sc.chunk.ordinal + 1), None)
             if nxt is not None:
                 have.add(key)
                 out.append(ScoredChunk(nxt, floor, {"continuation": 1.0}))
         return out
-
-    def _ordinals(self, path: str) -> dict[int, Chunk]:
-        key = (path, self.version_of(path))
-        return self._cache.get_or_compute(key, lambda: {c.ordinal: c for c in self.chunks_of(path)})

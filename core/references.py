@@ -143,12 +143,14 @@ def best_row_chunk(question: str, tables: Sequence[Chunk]) -> Chunk | None:
     return tables[best] if scores[best] > 0 else None
 
 
-class ReferenceFollower:
-    """Adds the table row chunk a kept passage refers to (module doc).
+class DocumentChunks:
+    """Every chunk of a document in ordinal order, read once per document version and shared by the
+    followers that look beyond the kept passages (:class:`ReferenceFollower`,
+    :class:`core.continuation.ListContinuation`), so one question never reads a document twice.
 
     Args:
         chunks_of: path → the chunks of that document (any order), e.g. read from the store; called
-            at most once per document and version (cached by ``version_of``).
+            at most once per document and version.
         version_of: path → a string that changes when the document does (its content hash).
     """
 
@@ -156,6 +158,22 @@ class ReferenceFollower:
         self.chunks_of = chunks_of
         self.version_of = version_of
         self._cache: LockedLRU[tuple[str, str], list[Chunk]] = LockedLRU(CACHE_DOCUMENTS)
+
+    def __call__(self, path: str) -> list[Chunk]:
+        """The chunks of ``path``, sorted by ordinal (a cached list: do not mutate it)."""
+        key = (path, self.version_of(path))
+        return self._cache.get_or_compute(key, lambda: sorted(self.chunks_of(path), key=lambda c: c.ordinal))
+
+
+class ReferenceFollower:
+    """Adds the table row chunk a kept passage refers to (module doc).
+
+    Args:
+        chunks: path → the chunks of that document in ordinal order (:class:`DocumentChunks`).
+    """
+
+    def __init__(self, chunks: Callable[[str], list[Chunk]]) -> None:
+        self._chunks = chunks
 
     def follow(self, question: str, kept: Sequence[ScoredChunk]) -> list[ScoredChunk]:
         """``kept`` plus the referred table chunks (module doc); ``list(kept)`` when none applies."""
@@ -172,7 +190,3 @@ class ReferenceFollower:
                 have.add(row.chunk_id)
                 out.append(ScoredChunk(row, sc.score, {"reference": 1.0}))
         return out
-
-    def _chunks(self, path: str) -> list[Chunk]:
-        key = (path, self.version_of(path))
-        return self._cache.get_or_compute(key, lambda: sorted(self.chunks_of(path), key=lambda c: c.ordinal))

@@ -55,7 +55,7 @@ from core.query.compare import is_comparison
 from core.query.definition import with_definition
 from core.query.exact import exact_match_boost
 from core.query.rewriter import Rewriter
-from core.references import ReferenceFollower
+from core.references import DocumentChunks, ReferenceFollower
 from core.rerank.base import Reranker
 from core.scoping import DocumentScoper
 from core.store import Store, in_filter, path_filter, row_chunk
@@ -188,10 +188,9 @@ class HybridRetriever:
         self.settings = settings
         self.reranker = reranker
         self.rerank_settings = rerank or RerankSettings()
-        self.references = ReferenceFollower(self._document_chunks, self._document_version) \
-            if settings.follow_references else None
-        self.continuation = ListContinuation(self._document_chunks, self._document_version) \
-            if settings.continue_lists else None
+        documents = DocumentChunks(self._document_chunks, self._document_version)
+        self.references = ReferenceFollower(documents) if settings.follow_references else None
+        self.continuation = ListContinuation(documents) if settings.continue_lists else None
         self._scoped: tuple[tuple[str, int, int], dict[tuple[str, ...], list[str]]] | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()

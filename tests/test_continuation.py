@@ -11,6 +11,7 @@ from core.answer.sentences import split_units
 from core.continuation import ListContinuation, ends_in_list
 from core.embedder import FakeEmbedder
 from core.llm.base import GenerationRequest
+from core.references import DocumentChunks
 from core.retrieval import HybridRetriever
 from core.types import Chunk, ScoredChunk
 from tests.retrieval_helpers import RETRIEVAL, add_document, make_chunk, new_store
@@ -33,7 +34,8 @@ def _chunks() -> list[Chunk]:
 
 
 def _follower(chunks: list[Chunk]) -> ListContinuation:
-    return ListContinuation(lambda path: [c for c in chunks if c.path == path], lambda path: "v1")
+    return ListContinuation(DocumentChunks(lambda path: [c for c in chunks if c.path == path],
+                                           lambda path: "v1"))
 
 
 def test_a_chunk_ending_inside_a_lead_in_list_ends_in_a_list() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from core.embedder import FakeEmbedder
-from core.references import ReferenceFollower, is_table_chunk, referred_table, table_reference
+from core.references import DocumentChunks, ReferenceFollower, is_table_chunk, referred_table, table_reference
 from core.retrieval import HybridRetriever
 from core.types import Chunk, ScoredChunk
 from tests.retrieval_helpers import RETRIEVAL, add_document, make_chunk, new_store
@@ -32,7 +32,8 @@ def _chunks(texts: list[str]) -> list[Chunk]:
 
 
 def _follower(chunks: list[Chunk]) -> ReferenceFollower:
-    return ReferenceFollower(lambda path: [c for c in chunks if c.path == path], lambda path: "v1")
+    return ReferenceFollower(DocumentChunks(lambda path: [c for c in chunks if c.path == path],
+                                            lambda path: "v1"))
 
 
 @pytest.mark.parametrize(("text", "name"), [
