@@ -63,8 +63,18 @@ def test_fact_not_found_inside_a_longer_number(fact: str, answer: str) -> None:
 
 
 def test_split_facts_keeps_order() -> None:
-    assert m.split_facts(["24 months", "two deliveries", "x"], "24 months; 2 deliveries") == (
-        ["24 months", "two deliveries"], ["x"])
+    assert m.split_facts(["18 months", "three visits", "x"], "18 months; 3 visits") == (
+        ["18 months", "three visits"], ["x"])
+
+
+def test_fact_found_verbatim_when_number_reading_joins_it_to_the_words_before() -> None:
+    answer = "at least eight rooms in towns under five lakh and twelve rooms elsewhere"
+    assert "500012" in m.normalise_text(answer)
+    assert m.fact_found("twelve rooms", answer)
+
+
+def test_verbatim_match_still_needs_whole_numbers() -> None:
+    assert not m.fact_found("twelve rooms", "at least twentytwelve rooms")
 
 
 # --- retrieval relevance and ranking metrics -----------------------------------------------------------

@@ -41,13 +41,26 @@ def normalise_text(text: str) -> str:
 
 
 def fact_found(fact: str, answer: str) -> bool:
-    """True when the normalised ``fact`` occurs in the normalised ``answer`` as whole words/numbers
-    ("5%" is not found in "25%" or "0.5%"; "2 years" not in "12 years")."""
+    """True when ``fact`` occurs in ``answer`` as whole words/numbers, either verbatim (case and
+    spacing aside) or after normalising both ("5%" is not found in "25%" or "0.5%"; "2 years" not in
+    "12 years"). The verbatim test comes first because number-word reading can join a fact's number
+    to the words before it in the answer ("ten lacs and fifteen beds" reads as one number, yet the
+    answer does say "fifteen beds")."""
     f = _fold_units(normalise_text(fact))
     if not f:
         return True
-    pattern = rf"(?<![\w.]){re.escape(f)}(?![\w%]|\.\d)"
-    return re.search(pattern, _fold_units(normalise_text(answer))) is not None
+    return _whole(_spaced(fact), _spaced(answer)) or _whole(f, _fold_units(normalise_text(answer)))
+
+
+def _spaced(text: str) -> str:
+    """``text`` lowercased with runs of whitespace made single spaces."""
+    return " ".join(text.lower().split())
+
+
+def _whole(fact: str, text: str) -> bool:
+    """True when ``fact`` occurs in ``text`` not glued to a word, digit, "%" or decimal part."""
+    pattern = rf"(?<![\w.]){re.escape(fact)}(?![\w%]|\.\d)"
+    return bool(fact) and re.search(pattern, text) is not None
 
 
 def _fold_units(text: str) -> str:
