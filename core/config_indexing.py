@@ -152,8 +152,15 @@ class IndexSettings(Section):
     (``optimize_min_unindexed_rows``: below it the job skips the table; those rows are searched flat);
     how often the indexer role embeds the sentences of chunks new since its last run for the answerer
     (``unit_vectors_interval_s``, 0 = never: every answer then embeds them; :mod:`core.answer.unit_vectors`).
-    Tuned by bench/scale.py at 1M chunks (docs/benchmarks.md); none of them is in the config
-    fingerprint (no rebuild needed)."""
+    Tuned by bench/scale.py at 1M chunks (docs/benchmarks.md).
+
+    Safety limits of a reconcile (:mod:`indexer.removal_guard`, :mod:`indexer.file_size`):
+    ``max_removal_fraction``: a reconcile that would remove every indexed document, or more than this
+    share of them (with more than :data:`indexer.removal_guard.MIN_DOCUMENTS_FOR_SHARE` indexed),
+    removes none and records why (``policybot index --allow-removals`` removes them);
+    ``max_file_mb`` / ``max_text_file_mb``: a PDF, Word (or other binary) / Markdown or plain-text file
+    larger than this many MB (10^6 bytes) is recorded as failed without being read.
+    None of these is in the config fingerprint (no rebuild needed)."""
 
     ann_min_rows: int = Field(50_000, ge=1)
     ann_partition_rows: int = Field(4096, ge=256)
@@ -164,6 +171,9 @@ class IndexSettings(Section):
     cleanup_older_than_s: float = Field(600.0, ge=0)
     optimize_interval_s: float = Field(900.0, gt=0)
     unit_vectors_interval_s: float = Field(60.0, ge=0)
+    max_removal_fraction: float = Field(0.5, gt=0.0, le=1.0)
+    max_file_mb: float = Field(100.0, gt=0)
+    max_text_file_mb: float = Field(10.0, gt=0)
 
 
 class StoreSettings(Section):

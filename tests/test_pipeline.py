@@ -235,7 +235,8 @@ def test_summary_json_shape() -> None:
     s.add_failure("a.pdf", "empty file")
     assert s.to_json() == {"indexed": 1, "unchanged": 0, "failed": 1, "removed": 0, "moved": 0, "pages": 0,
                            "chunks_embedded": 0, "chunks_reused": 0, "repaired": 0, "rebuilt": None,
-                           "seconds": 1.23, "failures": [{"file": "a.pdf", "reason": "empty file"}]}
+                           "seconds": 1.23, "held_removals": 0, "held_reason": "",
+                           "failures": [{"file": "a.pdf", "reason": "empty file"}]}
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> bool:
