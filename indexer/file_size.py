@@ -36,7 +36,7 @@ def oversize_reason(rel: str, size: int, index: IndexSettings) -> str | None:
     limit, key = size_limit(rel, index)
     if size <= limit * MB:
         return None
-    return (f"the file is {size / MB:.1f} MB, {SIZE_MARK} of {limit:g} MB ({key}); it was not read. "
+    return (f"the file is {size / MB:.3g} MB, {SIZE_MARK} of {limit:g} MB ({key}); it was not read. "
             f"Raise {key} in the config to index it, or split the file")
 
 
