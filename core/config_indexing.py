@@ -173,7 +173,7 @@ class IndexSettings(Section):
     unit_vectors_interval_s: float = Field(60.0, ge=0)
     max_removal_fraction: float = Field(0.5, gt=0.0, le=1.0)
     max_file_mb: float = Field(100.0, gt=0)
-    max_text_file_mb: float = Field(10.0, gt=0)
+    max_text_file_mb: float = Field(5.0, gt=0)
 
 
 class StoreSettings(Section):

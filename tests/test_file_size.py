@@ -80,8 +80,8 @@ def test_a_pdf_above_max_file_mb_fails_while_text_files_index(tmp_path: Path) ->
 
 def test_limits_by_file_type() -> None:
     index = Settings().index
-    assert oversize_reason("a/b.MD", 10_000_001, index) is not None
-    assert oversize_reason("a/b.md", 10_000_000, index) is None
+    assert oversize_reason("a/b.MD", 5_000_001, index) is not None
+    assert oversize_reason("a/b.md", 5_000_000, index) is None
     assert oversize_reason("a/b.pdf", 50_000_000, index) is None
     reason = oversize_reason("a/b.docx", 150_000_000, index)
     assert reason is not None and "is 150 MB" in reason and "100 MB (index.max_file_mb)" in reason
