@@ -86,7 +86,8 @@ def hold(blobs: BlobStore, gone: list[str], indexed: int, root: str, problem: st
     """Record (and log at WARNING) that the removal of ``gone`` was held for ``problem``; returns it."""
     reason = (f"a reconcile of {root} would remove {problem}: their files are gone from the folder (an "
               "unmounted share? an emptied sync folder?). Nothing was removed and the index keeps serving; "
-              "if the files really were deleted, run policybot index --allow-removals")
+              "if the files really were deleted, run policybot index --allow-removals (with policybot run or "
+              "watch stopped: it needs the indexer lease)")
     held = HeldRemovals(len(gone), indexed, tuple(sorted(gone)[:LISTED]), root, reason, time.time())
     log.warning("removals held: %s", reason)
     try:
