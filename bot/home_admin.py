@@ -44,7 +44,8 @@ def admin_section(admins: Collection[str], status: Callable[[], dict[str, Any]],
 
 
 def index_blocks(status: dict[str, Any]) -> list[Block]:
-    """Counts, then the failed files with their reasons and the files needing OCR with their pages."""
+    """Counts, removals held back (why and what to do), then the failed files with their reasons and
+    the files needing OCR with their pages."""
     docs = status.get("documents") or {}
     head = (f"*{docs.get('indexed', 0)}* documents indexed · *{docs.get('failed', 0)}* failed · "
             f"*{docs.get('needs_ocr', 0)}* need OCR · {status.get('chunks', 0)} chunks")
@@ -52,6 +53,10 @@ def index_blocks(status: dict[str, Any]) -> list[Block]:
     if last:
         head += f" · last reconcile {day(float(last))}"
     blocks = [_section(head)]
+    held = status.get("held_removals")
+    if held:  # indexer.removal_guard: a reconcile kept documents whose files are gone
+        blocks.append(_section(f"*Removals held* ({held.get('count', 0)} of {held.get('indexed', 0)} "
+                               f"documents kept)\n{escape(str(held.get('reason') or ''))}"[:3000]))
     failed = [f"• `{escape(f['path'])}`: {escape(str(f.get('reason') or 'unknown reason'))}"
               for f in status.get("failures") or []]
     if failed:

@@ -62,16 +62,23 @@ Extracted = ExtractedDocument | str | None
 
 def classify(store: Store, path: Path, rel: str, rec: DocumentRecord | None, fingerprint: str,
              summary: IndexSummary, sha: str | None = None,
-             retry: Callable[[str], bool] | None = None) -> Job | None:
+             retry: Callable[[str], bool] | None = None,
+             oversize: Callable[[str, int], str | None] | None = None) -> Job | None:
     """A :class:`Job` when ``path`` must be indexed; None when it is unchanged (or still failing,
-    or vanished, or unreadable or badly named: a failed row is written and counted in ``summary``).
-    ``sha`` is a hash already computed; ``retry(reason)`` says whether an unchanged file's failure
-    was transient and must be retried now (e.g. :func:`indexer.worker.should_retry`)."""
+    or vanished, or unreadable, badly named or too big: a failed row is written and counted in
+    ``summary``). ``sha`` is a hash already computed; ``retry(reason)`` says whether an unchanged file's
+    failure was transient and must be retried now (e.g. :func:`indexer.worker.should_retry`);
+    ``oversize(rel, size in bytes)`` is the failure reason of a file above the size cap (or None;
+    :func:`indexer.file_size.oversize_reason`), checked before the file is hashed or read."""
     if is_bad_name(os.fspath(path)):
         record_skipped(store, rel, rec, fingerprint, BAD_NAME_REASON, summary)
         return None
     try:
         st = path.stat()
+        too_big = oversize(rel, st.st_size) if oversize is not None else None
+        if too_big is not None:
+            record_skipped(store, rel, rec, fingerprint, too_big, summary)
+            return None
         if rec is not None and rec.status == "failed" and retry is not None and retry(rec.error):
             log.info("retrying %s (transient failure: %s)", rel, rec.error)
             return Job(path, rel, st, sha or sha256_file(path), rec)

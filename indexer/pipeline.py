@@ -22,7 +22,7 @@ from functools import partial
 from pathlib import Path
 from typing import Literal
 
-from core.config import Settings
+from core.config import ExtractionSettings, Settings
 from core.cpu_share import CpuShare
 from core.embedder import Embedder
 from core.errors import IndexingStopped, ReconcileAbortedError
@@ -33,6 +33,7 @@ from indexer import shadow
 from indexer.chunker import Chunker
 from indexer.embed_cache import EmbeddingCache, embedding_key
 from indexer.extract import extract_file, relative_posix
+from indexer.file_size import is_size_failure, oversize_reason
 from indexer.jobs import (
     ExtractFn,
     Job,
@@ -44,6 +45,7 @@ from indexer.jobs import (
 from indexer.moves import Listings, Move, find_moves, moved_chunks, prefix_moves
 from indexer.names import disk_path, is_bad_name, safe_name
 from indexer.patterns import is_indexable
+from indexer.removal_guard import check_removals
 from indexer.repair import repair_drift
 from indexer.runner import FileRunner, Progress
 from indexer.safety import Checkpoint, abort_environmental, check_root, check_swap
@@ -89,7 +91,8 @@ class Indexer:
         self.fingerprint = config_fingerprint(settings)
         self._embedding_settings_fp = embedding_fingerprint(settings)
         self._embedder_factory = embedder_factory
-        self._retry = partial(should_retry, extraction=settings.extraction)
+        self._retry = partial(_retry, extraction=settings.extraction)
+        self._oversize = partial(oversize_reason, index=settings.index)
         self._worker: ExtractionWorker | None = None
         if extract is None and isolate:
             self._worker = ExtractionWorker(extract_file, settings)
@@ -146,7 +149,8 @@ class Indexer:
         self._reconciled.append(callback)
 
     def reconcile(self, root: Path | None = None, progress: Progress | None = None, *,
-                  switch_root: bool = False, report_failures: bool = True) -> IndexSummary:
+                  switch_root: bool = False, report_failures: bool = True,
+                  allow_removals: bool = False) -> IndexSummary:
         """Index new and changed files under ``root`` (default: ``policies.root``), skip unchanged
         ones, move renamed ones, remove rows and chunks of files that are gone, repair drift; under
         a new config fingerprint, rebuild into a shadow generation and swap it in. Per-file failures
@@ -155,6 +159,9 @@ class Indexer:
         The index remembers its folder: another ``root`` than the recorded one is refused unless
         ``switch_root`` (:func:`indexer.safety.check_root`). Files that failed in this run are logged
         at WARNING, at INFO when ``report_failures`` is False (the caller prints ``summary.failures``).
+        Removing every indexed document, or more than ``index.max_removal_fraction`` of them, is held
+        (nothing removed, recorded for ``status``: :mod:`indexer.removal_guard`; a rebuild is then not
+        started) unless ``allow_removals``; ``summary.held_removals`` counts them.
 
         Raises:
             RootMismatchError: ``root`` is not the folder the index holds (nothing changed).
@@ -171,10 +178,16 @@ class Indexer:
             self.root = root
             problems: dict[str, str] = {}
             files = scan(self.root, self.settings, problems)
+            summary = IndexSummary()
+            held = check_removals(self.store, files, problems, self.root, self.settings.index,
+                                  allow=allow_removals)
+            if held is not None:
+                summary.held_removals, summary.held_reason = held.count, held.reason
+                if shadow.needs_rebuild(self.store, self.fingerprint):
+                    return summary  # a rebuild would drop them: the live generation keeps serving
             p = shadow.plan(self.store, self.fingerprint)
             checkpoint = Checkpoint.take(p.target)
-            summary = IndexSummary()
-            self._sync(p.target, files, summary, progress, problems)
+            self._sync(p.target, files, summary, progress, problems, keep_vanished=held is not None)
             self._commit(p, checkpoint, summary, len(files) + len(problems))
             self.store.set_state(replace(self.store.state(), root=str(self.root), reconciled_at=time.time(),
                                          embedding_fingerprint=self._embedding_settings_fp))
@@ -242,7 +255,7 @@ class Indexer:
                 moves, hashes = self._moves(self.store, {rel: abs_path}, gone, summary)
             if not summary.moved:
                 job = classify(self.store, abs_path, rel, docs.get(rel), self.fingerprint, summary,
-                               hashes.get(rel), self._retry)
+                               hashes.get(rel), self._retry, self._oversize)
                 self._runner.run(self.store, [job] if job else [], self.root, summary)
             self._publish(summary)
             return _outcome(summary)
@@ -281,12 +294,13 @@ class Indexer:
 
     # ---- reconcile stages ---------------------------------------------------------------
     def _sync(self, target: Store, files: dict[str, Path], summary: IndexSummary,
-              progress: Progress | None, problems: dict[str, str]) -> None:
+              progress: Progress | None, problems: dict[str, str], *, keep_vanished: bool = False) -> None:
         known = target.documents()
         stale, summary.repaired = repair_drift(target, known)
         for rel, reason in sorted(problems.items()):
             record_skipped(target, rel, known.get(rel), self.fingerprint, reason, summary)
-        vanished = {p: r for p, r in known.items() if p not in files and not unscanned(p, problems)}
+        vanished = {} if keep_vanished else \
+            {p: r for p, r in known.items() if p not in files and not unscanned(p, problems)}
         new = {p: path for p, path in files.items() if p not in known and not is_bad_name(os.fspath(path))}
         movable = {p: r for p, r in vanished.items() if p not in stale}
         moves, hashes = self._moves(target, new, movable, summary)
@@ -298,7 +312,7 @@ class Indexer:
             if rel not in moved_to:
                 rec = None if rel in stale else known.get(rel)
                 job = classify(target, path, rel, rec, self.fingerprint, summary, hashes.get(rel),
-                               self._retry)
+                               self._retry, self._oversize)
                 jobs += [job] if job else []
         self._runner.run(target, jobs, self.root, summary, progress, len(files))
 
@@ -333,7 +347,8 @@ class Indexer:
             return
         self._remove(self.store, old, summary)
         if indexable:
-            job = classify(self.store, path, new, docs.get(new), self.fingerprint, summary, retry=self._retry)
+            job = classify(self.store, path, new, docs.get(new), self.fingerprint, summary, retry=self._retry,
+                           oversize=self._oversize)
             self._runner.run(self.store, [job] if job else [], self.root, summary)
 
     def _remove(self, target: Store, rel: str, summary: IndexSummary) -> None:
@@ -398,6 +413,12 @@ class Indexer:
             self._chunker = Chunker(self.settings.chunking, emb.count_tokens, limit,
                                     additive=getattr(emb, "additive_tokens", False))
         return self._chunker
+
+
+def _retry(reason: str, extraction: ExtractionSettings) -> bool:
+    """A failure to retry now: a transient one (:func:`indexer.worker.should_retry`) or the size cap's
+    (:func:`classify` asks only once the file fits the current limit)."""
+    return should_retry(reason, extraction) or is_size_failure(reason)
 
 
 def _marking(extract: ExtractFn, share: CpuShare) -> ExtractFn:

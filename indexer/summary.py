@@ -26,6 +26,10 @@ class IndexSummary:
     repaired: int = 0
     rebuilt: int | None = None
     seconds: float = 0.0
+    held_removals: int = 0
+    """Documents gone from the folder whose removal was held (:mod:`indexer.removal_guard`)."""
+    held_reason: str = ""
+    """Why, and what to do ("" when nothing was held)."""
     failures: list[dict[str, str]] = field(default_factory=list)
     invalidated: list[str] = field(default_factory=list)
     new_failures: list[str] = field(default_factory=list)
@@ -49,9 +53,11 @@ class IndexSummary:
 
     def to_json(self) -> dict[str, object]:
         """``{"indexed","unchanged","failed","removed","moved","pages","chunks_embedded",
-        "chunks_reused","repaired","rebuilt","seconds","failures": [{"file","reason"}]}``."""
+        "chunks_reused","repaired","rebuilt","seconds","held_removals","held_reason",
+        "failures": [{"file","reason"}]}``."""
         return {"indexed": self.indexed, "unchanged": self.unchanged, "failed": self.failed,
                 "removed": self.removed, "moved": self.moved, "pages": self.pages,
                 "chunks_embedded": self.chunks_embedded, "chunks_reused": self.chunks_reused,
                 "repaired": self.repaired, "rebuilt": self.rebuilt, "seconds": round(self.seconds, 2),
+                "held_removals": self.held_removals, "held_reason": self.held_reason,
                 "failures": list(self.failures)}

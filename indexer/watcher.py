@@ -48,6 +48,7 @@ from indexer.observers import (
 from indexer.patterns import is_indexable
 from indexer.pending import PendingPaths, Task, pending_files
 from indexer.pipeline import Indexer
+from indexer.removal_guard import has_indexable_file
 from indexer.scheduler import MaintenanceScheduler
 from indexer.stability import StabilityGate
 from indexer.watch_state import write_watch_state
@@ -221,6 +222,11 @@ class PolicyWatcher:
                 self.pending.retry(path, task, time.monotonic() + self.settings.watch.retry_max_s)
                 return
             self.gate.forget(path)
+            if not has_indexable_file(self.root, self.settings):  # emptied: a reconcile decides
+                log.warning("policy root %s holds no policy file; keeping %s until a reconcile decides",
+                            self.root, self._rel(path))
+                self.scheduler.run_soon("reconcile")
+                return
             with self.write_lock:
                 gone = [p for p in (path, src) if p is not None and self.indexer.remove_path(p)]
             log.info("watch: removed %s", ", ".join(self._rel(p) or str(p) for p in gone) or "nothing")

@@ -81,6 +81,10 @@ def status(console: Console, data: Mapping[str, Any]) -> None:
         building = f" · shadow rebuild in progress (generation {ix['building']})" if ix.get("building") \
             is not None else ""
         console.print(f"index generation: {ix.get('generation')}{building}")
+    held = data.get("held_removals")
+    if held:
+        console.print(f"[red]removals held:[/red] {held['count']} of {held['indexed']} documents kept at "
+                      f"{_time(held['at'])}: {escape(held['reason'])}", soft_wrap=True)
     _watch_lines(console, data)
     console.print(f"embedding: {data.get('embedding_model', '')} · answers: {data['provider']} · "
                   f"reranker: {data['reranker']}")

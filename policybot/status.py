@@ -21,6 +21,7 @@ from core.config import Settings
 from core.fingerprint import config_fingerprint
 from core.lease import read_lease
 from core.store_state import IndexState, read_local_state
+from indexer.removal_guard import read_held
 from indexer.snapshot import read_snapshot
 from indexer.watch_state import read_watch_state
 
@@ -86,6 +87,7 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
          "last_reconcile": {"at", "runs", "errors", "missed", "last_error"} | null,
          "jobs": {name: {"runs", "errors", "missed", "last_error", "last_missed_at", ...}},
          "job_problems": [{"job", "kind": "failed"|"missed", "reason", "at"}],
+         "held_removals": {"count", "indexed", "files", "root", "reason", "at"} | null,
          "observer": {"kind", "reason", "configured"},
          "watcher": {"running", "pid", "host", "updated_at"},
          "leader": {"owner", "host", "pid", "since", "expires_at", "live"} | null,
@@ -104,6 +106,9 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
     ``last_reconcile`` and ``jobs`` (the scheduler's history: reconcile, store-optimize, ...) are the last
     watcher's;
     ``job_problems`` lists jobs whose last run failed or was missed, with the reason.
+    ``held_removals``: a reconcile found the files of every indexed document (or more than
+    ``index.max_removal_fraction`` of them) gone and removed none (:mod:`indexer.removal_guard`):
+    how many, the first paths, why and what to do; null when nothing is held.
     ``leader`` is the indexer lease (:mod:`indexer.lock`): which process indexes, since when, and until
     when its lease holds (``live`` false: it expired or was released; null: no indexer ever ran).
     ``policy_root`` is the folder the index holds (recorded by the last reconcile; the configured
@@ -151,6 +156,7 @@ def build(settings: Settings, rows: list[Any], chunks: int, state: IndexState, b
         "last_reconcile": _last_reconcile(watch, state.reconciled_at),
         "jobs": jobs,
         "job_problems": _job_problems(jobs),
+        "held_removals": read_held(blobs),
         "observer": {"kind": watch.get("observer_kind"), "reason": watch.get("observer_reason") or "",
                      "configured": settings.watch.observer},
         "watcher": {"running": running, "pid": watch.get("pid"), "host": watch.get("host"),

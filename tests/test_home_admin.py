@@ -42,6 +42,18 @@ def test_index_status_counts_failures_with_reasons_and_ocr_pages() -> None:
     assert "`hr/scan0.pdf` (pages 2, 3)" in out
 
 
+def test_held_removals_are_shown_with_the_reason() -> None:
+    held = {"count": 5, "indexed": 6, "files": ["hr/a.md"], "root": "/srv/policies", "at": 0.0,
+            "reason": "a reconcile of /srv/policies would remove 5 of 6 <documents>; run policybot index "
+                      "--allow-removals"}
+    blocks = admin_home_blocks({**status(), "held_removals": held}, report())
+    check_blocks(blocks)
+    out = texts(blocks)
+    assert "*Removals held* (5 of 6 documents kept)" in out and "--allow-removals" in out
+    assert "&lt;documents&gt;" in out
+    assert "Removals held" not in texts(admin_home_blocks({**status(), "held_removals": None}, report()))
+
+
 def test_latest_report_groups_are_shown_with_examples_and_documents() -> None:
     out = texts(admin_home_blocks(status(), report()))
     assert "60 questions, 6 flagged, 2 groups" in out

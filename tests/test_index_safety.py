@@ -6,7 +6,7 @@
 * Indexer, fake embedder, real LanceDB: a rebuild whose files all fail is abandoned (the live generation
   stays), a reconcile whose files all fail for one machine-side reason is rolled back, a model that
   cannot load stops the reconcile instead of failing file by file, and a folder that really is empty
-  may still empty the index.
+  empties the index only with ``allow_removals``.
 """
 
 from __future__ import annotations
@@ -141,13 +141,19 @@ def test_one_broken_file_among_good_ones_is_recorded_not_aborted(tmp_path: Path)
     assert (summary.indexed, summary.failed) == (1, 1) and store.documents()["hr/new.md"].status == "failed"
 
 
-def test_a_folder_that_really_is_empty_empties_the_index(tmp_path: Path) -> None:
+def test_an_emptied_folder_empties_the_index_only_when_removals_are_allowed(tmp_path: Path) -> None:
+    """An empty folder (an unmounted share) under a new fingerprint keeps the live generation: the
+    rebuild is not started (indexer.removal_guard); ``allow_removals`` (index --allow-removals) empties it."""
     root, store = _indexed(tmp_path)
+    docs, chunks, live = store.documents(), store.count_chunks(), store.state().generation
     shutil.rmtree(root)
     root.mkdir()
     changed = _settings(tmp_path, root, chunking={"max_tokens": 128})
-    summary = Indexer(changed, store, FakeEmbedder).reconcile()
-    assert summary.removed == 0 and store.count_chunks() == 0 and store.documents() == {}
+    held = Indexer(changed, store, FakeEmbedder).reconcile()
+    assert held.held_removals == len(docs) and "--allow-removals" in held.held_reason
+    assert (store.documents(), store.count_chunks(), store.state().generation) == (docs, chunks, live)
+    summary = Indexer(changed, store, FakeEmbedder).reconcile(allow_removals=True)
+    assert summary.held_removals == 0 and store.count_chunks() == 0 and store.documents() == {}
 
 
 def test_one_unreadable_new_file_is_recorded_not_an_aborted_reconcile() -> None:

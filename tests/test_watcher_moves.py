@@ -37,17 +37,19 @@ def test_rename_moves_the_rows_to_the_new_path(tmp_path: Path, observer: str) ->
 
 @pytest.mark.parametrize("observer", OBSERVERS)
 def test_folder_moved_in_then_out_indexes_then_removes_its_files(tmp_path: Path, observer: str) -> None:
-    with watching(tmp_path, observer) as w:
+    (tmp_path / "policies").mkdir()
+    (tmp_path / "policies" / "keep.md").write_text(policy_text(9))  # moving out every file is held
+    with watching(tmp_path, observer) as w:  # (indexer.removal_guard, tests/test_removal_guard.py)
         team = w.outside / "team"
         (team / "sub").mkdir(parents=True)
         for n, rel in enumerate(["a.md", "b.md", "sub/c.md"]):
             (team / rel).write_text(policy_text(n))
         os.rename(team, w.root / "team")
-        settle(w, lambda: indexed(w) == {"team/a.md", "team/b.md", "team/sub/c.md"})
+        settle(w, lambda: indexed(w) == {"keep.md", "team/a.md", "team/b.md", "team/sub/c.md"})
         assert_index_matches_folder(w)
         os.rename(w.root / "team", w.outside / "archived")
-        settle(w, lambda: indexed(w) == set())
-        assert w.store.chunk_rows(columns=["path"]) == []
+        settle(w, lambda: indexed(w) == {"keep.md"})
+        assert {r["path"] for r in w.store.chunk_rows(columns=["path"])} == {"keep.md"}
         assert_index_matches_folder(w)
 
 

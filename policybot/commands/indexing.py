@@ -27,6 +27,9 @@ PathArg = Annotated[str | None, typer.Argument(
     metavar="PATH", help="Policy folder (default: policies.root).", show_default=False)]
 SwitchRoot = Annotated[bool, typer.Option(
     "--switch-root", help="Index PATH although the index holds another folder (its documents are removed).")]
+AllowRemovals = Annotated[bool, typer.Option(
+    "--allow-removals", help="Remove the documents whose files are gone even when that is every indexed "
+    "document or more than index.max_removal_fraction of them (else they are kept and status says why).")]
 
 
 def register(cli: typer.Typer) -> None:
@@ -40,13 +43,19 @@ def index(
     path: PathArg = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     switch_root: SwitchRoot = False,
+    allow_removals: AllowRemovals = False,
 ) -> None:
-    """Reconcile the index with the policy folder: index new and changed files, drop deleted ones."""
+    """Reconcile the index with the policy folder: index new and changed files, drop deleted ones.
+
+    Removing every indexed document (or more than index.max_removal_fraction of them) needs
+    --allow-removals: an empty or unmounted folder never empties the index.
+    """
     import json
 
     app = app_of(ctx)
     root = policy_root(path, app)
-    summary = reconcile(ctx, app, root, switch_root=switch_root, show_progress=not as_json)
+    summary = reconcile(ctx, app, root, switch_root=switch_root, show_progress=not as_json,
+                        allow_removals=allow_removals)
     if as_json:
         typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
@@ -95,11 +104,12 @@ def policy_root(path: str | None, app: App) -> Path:
 
 
 def reconcile(ctx: typer.Context, app: App, root: Path, *, switch_root: bool,
-              show_progress: bool) -> IndexSummary:
+              show_progress: bool, allow_removals: bool = False) -> IndexSummary:
     """Check the parts, then reconcile ``root`` holding the indexer lease (:class:`indexer.lock.WriterLock`)
     with a progress bar; Ctrl-C stops at a file boundary and the interrupt line says how far it got.
     Failed files are not logged at WARNING: the caller prints the summary's failures table (each
-    failure named once; ``-v`` logs them too).
+    failure named once; ``-v`` logs them too). Removals held back (``allow_removals`` False,
+    :mod:`indexer.removal_guard`) are said in one ``warning:`` line on stderr.
 
     Raises:
         IndexLockedError: another process holds the indexer lease (it is named).
@@ -111,8 +121,12 @@ def reconcile(ctx: typer.Context, app: App, root: Path, *, switch_root: bool,
     on_stop(ctx, app.indexer.request_stop)
     with WriterLock(app.lease), RichProgress(enabled=show_progress) as progress:
         set_interrupt_note(ctx, progress.interrupt_note)
-        summary = app.indexer.reconcile(root, progress, switch_root=switch_root, report_failures=False)
+        summary = app.indexer.reconcile(root, progress, switch_root=switch_root, report_failures=False,
+                                        allow_removals=allow_removals)
     set_interrupt_note(ctx, lambda: "")
+    if summary.held_removals:
+        Console(stderr=True).print(f"[yellow]warning:[/yellow] {escape(summary.held_reason)}",
+                                   highlight=False, soft_wrap=True)
     return summary
 
 
