@@ -18,6 +18,12 @@ unit. Concepts weigh by BM25 IDF over the candidate units, as in the monolingual
 
 ``None`` (keep the monolingual value) when the languages are the same or unknown, there is no
 dictionary for the pair, or nothing translates.
+
+The same translation ranks the units: :func:`translated_relevance` gives each unit in another
+language its ``coverage`` (the IDF-weighted share of translated concepts it holds) and ``bm25``
+(Okapi BM25 of the translation's words), in place of the English question's terms, which a German
+unit never holds; the units' words include their compound parts (:mod:`core.clir.compounds`,
+Koehn & Knight 2003: "Fallanmeldung" holds "fall").
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from core.bm25 import idf
+from core.bm25 import bm25_scores, idf, scaled
+from core.clir.compounds import CompoundSplitter
+from core.clir.dictd import DictdDictionary
 from core.clir.translate import QueryTranslation, Vocabulary
 from core.language import detect_language, question_language
 from core.text import tokenize
@@ -38,6 +46,10 @@ class Translator(Protocol):
     def translate(self, question: str, source: str, target: str,
                   vocabulary: Vocabulary | None = None) -> QueryTranslation | None:
         """``question`` (ISO 639-1 ``source``) in ``target``; ``None`` when nothing translates."""
+        ...
+
+    def lexicon(self, language: str) -> DictdDictionary | None:
+        """A dictionary whose headwords are words of ``language``, or ``None``."""
         ...
 
 
@@ -81,3 +93,29 @@ def concept_share(concepts: Sequence[Sequence[str]], have: frozenset[str],
         weights.append((idf(n, df), any(w in have for w in words)))
     total = sum(w for w, _ in weights)
     return sum(w for w, held in weights if held) / total if total > 0 else 0.0
+
+
+def translated_relevance(translator: Translator, question: str, texts: Sequence[str],
+                         languages: Sequence[str]) -> dict[int, tuple[float, float]]:
+    """``{i: (coverage, bm25)}`` for each text ``texts[i]`` whose language ``languages[i]`` (ISO
+    639-1, ``""`` unknown) is known and not the question's: ``coverage`` is the IDF-weighted share of
+    the translated question's concepts the text holds (:func:`concept_share`), ``bm25`` the Okapi
+    BM25 of the translation's words scaled to the best text, both over the texts of that language
+    with their compound parts (module doc). Texts of a language nothing translates into are absent."""
+    source = question_language(question)
+    out: dict[int, tuple[float, float]] = {}
+    for target in sorted(set(languages) - {"", source}) if source else []:
+        idx = [i for i, lang in enumerate(languages) if lang == target]
+        words = [tokenize(texts[i]) for i in idx]
+        df = Counter(w for ws in words for w in set(ws))
+        found = translator.translate(question, source, target, Vocabulary(df))
+        if found is None:
+            continue
+        lexicon = translator.lexicon(target)
+        splitter = CompoundSplitter(df, lexicon.contains if lexicon is not None else None)
+        bags = [[*ws, *(p for w in ws for p in splitter.parts(w))] for ws in words]
+        sets = [frozenset(b) for b in bags]
+        lexical = scaled(bm25_scores(found.text.split(), bags))
+        for j, i in enumerate(idx):
+            out[i] = (concept_share(found.concepts(), sets[j], sets), lexical[j])
+    return out

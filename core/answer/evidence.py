@@ -41,12 +41,13 @@ import numpy as np
 from core.answer.answer_type import AnswerType, classify, satisfies, strip_placeholders
 from core.answer.attached import POINTER, attached_rows
 from core.answer.binding import binding_signals, bound_in_meaning, title_of
-from core.answer.crosslingual import Translator, cross_signals
+from core.answer.crosslingual import Translator, cross_signals, translated_relevance
 from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
 from core.answer.table_cells import identifier_in_table, typed_row
 from core.bm25 import bm25_scores, idf, scaled
 from core.embedder import Embedder
+from core.language import detect_language, question_language
 from core.llm.base import GenerationRequest
 from core.lru import LockedLRU
 from core.query.definition import defined_term
@@ -202,6 +203,7 @@ class EvidenceFinder:
         weight = _idf(q_terms, [set(b) for b in bags], _name_terms(request.question))
         total = sum(weight.values()) or 1.0
         lexical = scaled(bm25_scores(sorted(q_terms), bags))
+        across = self._translated(request, units, texts)
         sims = self._similarities(request, units, texts)
         defines = _defined(request.question)
         out = []
@@ -210,11 +212,27 @@ class EvidenceFinder:
             parts = {"coverage": sum(weight[t] for t in covered) / total, "bm25": lexical[i],
                      "similarity": max(0.0, float(sims[i])) if sims is not None else 0.0,
                      "source": _source_score(request, u.source)}
+            if i in across:  # a unit in another language: the translated question's terms
+                parts["coverage"], parts["bm25"] = across[i]
             boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
             typed = satisfies(typed_row(u.lead, u.text) if u.kind == "row" else texts[i], atype)
             out.append(ScoredUnit(u, _weighted(parts, sims is not None) + boost, parts["coverage"],
                                   parts["similarity"], typed, covered))
         return sorted(out, key=lambda s: -s.relevance)
+
+    def _translated(self, request: GenerationRequest, units: Sequence[Unit],
+                    texts: Sequence[str]) -> dict[int, tuple[float, float]]:
+        """Unit index → (coverage, bm25) of the dictionary-translated question for the units whose
+        source passage is in another language than the question
+        (:func:`core.answer.crosslingual.translated_relevance`); ``{}`` without a translator."""
+        if self.translator is None:
+            return {}
+        asked = question_language(request.question)
+        langs = {n: detect_language(sc.chunk.text) for n, sc in enumerate(request.sources, start=1)}
+        if not asked or all(lang in ("", asked) for lang in langs.values()):
+            return {}
+        return translated_relevance(self.translator, request.question, texts,
+                                    [langs.get(u.source, "") for u in units])
 
     def _similarities(self, request: GenerationRequest, units: Sequence[Unit],
                       texts: Sequence[str]) -> np.ndarray | None:

@@ -5,8 +5,10 @@ Extracted policy text keeps the PDF's hard line breaks inside sentences, so line
 indented prose; the line after a table's last row starts a new block: a caption or title under a
 table never runs on from its last cell),
 except where a line starts a list item (``i.``, ``a)``, ``2.14``, ``•``), is a markdown table row, or
-the previous line ends a clause (``:``/``;``). Joined text is then split at sentence ends
-(``. ! ?`` followed by a capital, digit or bracket). Each list item remembers its *lead*: the nearest
+the previous line ends a clause (``:``/``;``) — but never after a line ending with a prepositive
+abbreviation ("max.", "Art."; :mod:`core.answer.abbreviations`). Joined text is then split at
+sentence ends (``. ! ?`` followed by a capital, digit or bracket) that do not end such an
+abbreviation (Kiss & Strunk 2006; pySBD). Each list item remembers its *lead*: the nearest
 earlier unit that is not an item of the same list (e.g. ``"iii. Two years waiting period"`` for
 ``"a. Cataract"``), so an answer quoting the item can show what it belongs to.
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from core.answer.abbreviations import ends_with_abbreviation, is_non_boundary
 
 _ITEM = re.compile(
     r"^\s*(?:\(?(?P<roman>[ivxl]{1,5})[.)]|\(?(?P<alpha>[a-z])[.)]"
@@ -36,12 +40,8 @@ clause number ("3.1.8 Hospital Cash"), with no closing punctuation."""
 _SUBCLAUSE = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,4}\.?\s")
 """A multi-level clause number: such a title line is a heading, where "4. Cataract" is a list item."""
 """A list marker lost in extraction leaves its dot; such a line becomes a bullet item."""
-_ABBREV_END = re.compile(
-    r"(?:^|\s)(?:co|ltd|no|nos|rs|inr|dr|mr|mrs|ms|st|vs|viz|approx|incl|excl|cl|art|sec|e\.g|i\.e)\.$",
-    re.IGNORECASE,
-)
 MAX_UNIT_CHARS = 600
-SPLIT_VERSION = 1
+SPLIT_VERSION = 2
 """Bump when :func:`split_units`, :func:`is_heading` or :func:`is_furniture` change which units a text
 has or their text: stored unit vectors (:mod:`core.answer.unit_vectors`) are keyed by it, so the
 maintenance job recomputes them (a forgotten bump costs only on-the-fly embedding: they are matched
@@ -111,12 +111,17 @@ def _blocks(text: str) -> list[tuple[str, str]]:
 
 def _add_line(blocks: list[tuple[str, str]], line: str) -> None:
     """Start a new block at a list item, after a clause end, at a heading line after a sentence end,
-    and after a heading line when the next line starts a sentence; else continue the previous block.
+    and after a heading line when the next line starts a sentence; else (and always after a line
+    ending with a prepositive abbreviation such as "max.") continue the previous block.
     (A block kept as ``heading`` becomes a unit of its own, which :func:`is_heading` leaves unquoted.)"""
     if not line:
         return
-    starts = _ITEM.match(line) is not None
     prev = blocks[-1] if blocks else ("", "break")
+    if prev[1] in ("sentence", "item") and ends_with_abbreviation(prev[0]) and \
+            marker_kind(line) in ("", "num"):
+        blocks[-1] = (f"{prev[0]} {line}", prev[1])  # "… bis max." then "3 Monate …": one sentence
+        return
+    starts = _ITEM.match(line) is not None
     fresh = prev[1] in ("break", "row", "heading") or prev[0].endswith((":", ";"))
     if prev[1] == "heading" and not re.match(r"[A-Z0-9\"“(•]", line):
         blocks[-1] = (f"{prev[0]} {line}", "sentence")  # a title-case line that wraps into a sentence
@@ -142,10 +147,11 @@ def _sentences(block: str) -> list[str]:
 
 
 def _merge_fragments(pieces: list[str]) -> list[str]:
-    """Undo splits after abbreviations ("Co.", "Rs.") and bare list markers ("iii.")."""
+    """Undo splits after prepositive abbreviations ("Co.", "max.", "Art."), day numbers before a month
+    ("18. März"; :mod:`core.answer.abbreviations`) and bare list markers ("iii.")."""
     out: list[str] = []
     for piece in pieces:
-        if out and (_ABBREV_END.search(out[-1]) or len(re.findall(r"[^\W_]+", out[-1])) < 2):
+        if out and (is_non_boundary(out[-1], piece) or len(re.findall(r"[^\W_]+", out[-1])) < 2):
             out[-1] = f"{out[-1]} {piece}"
         else:
             out.append(piece)

@@ -157,6 +157,12 @@ class DictdDictionary:
                 out.append(self._text.read(b64_number(off), b64_number(length.strip())))
         return out
 
+    def contains(self, headword: str) -> bool:
+        """Whether ``headword`` (case-insensitive) has an entry; reads the index only."""
+        key = sort_key(headword)
+        return bool(key.strip()) and any(
+            line.partition("\t")[0].lower() == headword.lower() for line in self._lines_from(key))
+
     def _lines_from(self, key: str) -> list[str]:
         """The index lines from the first one whose key is ≥ ``key`` (binary search over line starts)."""
         data = self._index

@@ -24,10 +24,11 @@ from __future__ import annotations
 import logging
 import math
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.clir.compounds import CompoundSplitter
 from core.clir.dictd import DictdDictionary, DictionaryError
 from core.clir.translate import DictionaryTranslator, QueryTranslation, Vocabulary
 from core.language import question_language
@@ -55,19 +56,32 @@ class ScopeIndex:
 
     Args:
         chunks: the chunks with the text their full-text index holds (context + text).
+        is_word: whether a lowercase string is a word of the chunks' language (a dictionary
+            headword), for compound splitting; ``None``: the chunks' own vocabulary only.
+        decompound: index compounds' parts next to them (:mod:`core.clir.compounds`, Koehn &
+            Knight 2003).
     """
 
-    def __init__(self, chunks: Sequence[tuple[Chunk, str]]) -> None:
+    def __init__(self, chunks: Sequence[tuple[Chunk, str]], is_word: Callable[[str], bool] | None = None,
+                 decompound: bool = True) -> None:
         from core.retrieval import tokenize
 
         self.chunks = [c for c, _ in chunks]
         self.tf = [Counter(tokenize(text)) for _, text in chunks]
         self.lengths = [sum(t.values()) for t in self.tf]
         self.avg = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
-        df: Counter[str] = Counter()
+        df = _df(self.tf)
+        self.vocabulary = Vocabulary(df)  # the words as written: a part alone ("kasse") is no translation
+        if decompound:
+            self._add_parts(CompoundSplitter(df, is_word))
+
+    def _add_parts(self, splitter: CompoundSplitter) -> None:
+        """Count each compound's parts next to it (:mod:`core.clir.compounds`; lengths unchanged:
+        the parts are the same text)."""
         for t in self.tf:
-            df.update(t.keys())
-        self.vocabulary = Vocabulary(df)
+            for word, n in list(t.items()):
+                for part in splitter.parts(word):
+                    t[part] += n
 
     def search(self, concepts: Sequence[Sequence[str]], k: int,
                paths: Collection[str] | None = None) -> list[tuple[Chunk, float]]:
@@ -159,7 +173,19 @@ class CrossLanguage:
         except Exception:  # a table written before contextual chunks / page breaks (schema < 7)
             rows = self.store.chunk_rows(where=where, columns=list(CHUNK_COLUMNS))
         column = fts_column(rows[0].keys()) if rows else "text"
-        return ScopeIndex([(row_chunk(r), str(r.get(column) or r["text"])) for r in rows])
+        docs = self.store.documents()
+        langs = {docs[p].language for p, _ in key if p in docs}
+        lexicon = self.translator.lexicon(next(iter(langs))) if len(langs) == 1 else None
+        return ScopeIndex([(row_chunk(r), str(r.get(column) or r["text"])) for r in rows],
+                          lexicon.contains if lexicon is not None else None)
+
+
+def _df(tfs: Sequence[Counter[str]]) -> Counter[str]:
+    """Document frequency of each word over the term-frequency bags ``tfs``."""
+    df: Counter[str] = Counter()
+    for t in tfs:
+        df.update(t.keys())
+    return df
 
 
 def find_dictionaries(folder: Path) -> dict[tuple[str, str], DictdDictionary]:

@@ -125,6 +125,10 @@ class DictionaryTranslator:
         self.dictionaries = dict(dictionaries)
         self.max_terms = max_terms
 
+    def lexicon(self, language: str) -> DictdDictionary | None:
+        """A dictionary whose headwords are words of ``language`` (one *from* it), or ``None``."""
+        return next((d for (s, _), d in sorted(self.dictionaries.items()) if s == language), None)
+
     def pairs(self) -> set[tuple[str, str]]:
         """The (source, target) language pairs with a dictionary."""
         return set(self.dictionaries)
