@@ -28,4 +28,5 @@ def test_nearest_heading_and_a_quoted_title_pass() -> None:
     doc = _doc()
     assert section_problem(doc, _quote("Ambulance | Rs 2,000 per trip", 2, "Schedule of Limits")) is None
     assert section_problem(doc, _quote("Waiting Periods", 1, "1. Waiting Periods")) is None
-    assert section_problem(doc, _quote("1. Waiting Periods Illnesses are covered", 1, "1. Waiting Periods")) is None
+    opened = _quote("1. Waiting Periods Illnesses are covered", 1, "1. Waiting Periods")
+    assert section_problem(doc, opened) is None
