@@ -25,8 +25,9 @@ Selection (:func:`choose`): the answer leads with the best unit; for a question 
 trails the best unit is the ``lead_share`` signal, for the calibrated model to weigh), and with the
 best unit right after it when that one is better; likewise for a yes/no question stating an
 age ("can my son stay on the plan until 27?": the best unit stating an age leads). Further units
-must score :data:`ADD_SHARE` of the lead and add a question word or a new figure, or score :data:`STRONG_SHARE` of it; near-duplicates (token
-Jaccard ≥ 0.6) are skipped. Headings and page furniture are never quoted.
+must score :data:`ADD_SHARE` of the lead and add a question word or a new figure, or score
+:data:`STRONG_SHARE` of it; near-duplicates (token Jaccard ≥ 0.6) are skipped. Headings and page
+furniture are never quoted.
 """
 
 from __future__ import annotations
