@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.ages import ages, stated_ages
 from core.answer.answer_type import classify, satisfies, value_kinds
 
@@ -36,3 +38,17 @@ def test_age_is_a_value_kind_and_a_stated_age_prefers_passages_holding_one() -> 
     assert not satisfies("Plan year 1 January to 31 December 2026.", asked)
     plain = classify("Is dental care covered by the Globex plan?")
     assert plain.stated == frozenset() and satisfies("Plan year 1 January to 31 December 2026.", plain)
+
+
+def test_a_stated_age_makes_the_best_unit_stating_an_age_lead() -> None:
+    from core.answer.evidence import ScoredUnit, choose
+    from core.answer.sentences import Unit
+
+    asked = classify("can my daughter stay on the Initech plan until 27")
+    texts = ["Initech health plan year 1 January to 31 December.", "Children up to age 26 can be added."]
+    ranked = [ScoredUnit(Unit(t, 1, n), 0.4 - 0.2 * n, 0.2, 0.4, satisfies(t, asked), frozenset())
+              for n, t in enumerate(texts)]
+    assert [s.unit.text for s in choose(ranked, asked, 6)][0] == texts[1]
+    plain = classify("Is the Initech plan open to contractors?")
+    same = [replace(s, typed=satisfies(s.unit.text, plain)) for s in ranked]
+    assert [s.unit.text for s in choose(same, plain, 6)][0] == texts[0]
