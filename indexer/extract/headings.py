@@ -58,8 +58,6 @@ _LIST_ITEM = re.compile(r"^[a-z]{1,4}[.)]\s")
 _ARTICLE = re.compile(r"^(?:Art\.|Article|Artikel|Section|Clause|Chapter|Kapitel)\s*\d+[a-z]?\.?\s+[A-ZÄÖÜ]")
 _DEFINITION = re.compile(r"\s(?:means|shall|is|are|ist|sind|wird|werden)\s", re.I)
 """A verb inside the line makes it a sentence or a definition ("2.44 Pre existing disease means…")."""
-_QUESTION_WORDS = frozenset(("who", "what", "when", "where", "which", "how", "why", "wer", "was", "wann",
-                             "wo", "welche", "welcher", "wie", "warum"))
 
 
 def heading_level(line: str) -> int | None:
@@ -87,26 +85,17 @@ def heading_level(line: str) -> int | None:
 def title_like(line: str) -> bool:
     """A line set in a larger or bold font reads like a title: at most :data:`MAX_WORDS` words and
     :data:`MAX_CHARS` characters, a letter in it, not a sentence (end punctuation, a defining verb
-    unless it is a question title: "What is covered?", "1. Who is covered"),
+    unless it is a question title: "What is covered?"),
     not a list item, not ending in a function word or a dash, and opening with a capital, a digit or
     ``(``."""
     line = line.strip()
     words = line.lower().split()
     return bool(words) and len(words) <= MAX_WORDS and len(line) <= MAX_CHARS \
         and not line.endswith(_SENTENCE_END + _RUNS_ON_END + ("—",)) and any(c.isalpha() for c in line) \
-        and (_DEFINITION.search(line) is None or line.endswith("?") or _question_title(line)) \
-        and _LOWER_LIST.match(line) is None \
+        and (_DEFINITION.search(line) is None or line.endswith("?")) and _LOWER_LIST.match(line) is None \
         and not (len(words) > 1 and words[-1] in FUNCTION_WORDS) \
         and (line[0].isupper() or line[0].isdigit() or line[0] == "(") \
         and not ((m := _NUMBERED.match(line)) is not None and m.group(2)[:1].islower())
-
-
-def _question_title(line: str) -> bool:
-    """The line, its clause number aside, opens with a question word ("1. Who is covered", "What
-    is excluded"): a question title without its "?", whose verb is no definition's."""
-    m = _NUMBERED.match(line)
-    title = m.group(2) if m is not None else line
-    return title.split(None, 1)[0].lower() in _QUESTION_WORDS if title.strip() else False
 
 
 def numbered_title(line: str) -> int | None:

@@ -211,38 +211,23 @@ def _textpage(page: Any, index: int) -> Any | None:
 
 def _plumbed_in_columns(page: Any, segments: list[Segment]) -> list[Segment]:
     """pdfplumber's segments of a table page, with the text between tables read column by column
-    when that band of the page is two-column (pdfplumber reads across both columns line by line),
-    and each text segment carrying the page's heading lines by font (:func:`_page_headings`): a
-    title set large or bold above a table starts its section as it does on a page without tables."""
+    when that band of the page is two-column (pdfplumber reads across both columns line by line)."""
     out = []
     textpage = None
-    headings: dict[str, int] = {}
     try:
         for seg in segments:
             if seg.kind == "table":
                 listed = column_list_text(seg.text)
-                out.append(Segment("text", listed, headings=headings) if listed else seg)
+                out.append(Segment("text", listed) if listed else seg)
                 continue
-            if seg.text.strip() and textpage is None:
+            if seg.span and seg.text.strip() and textpage is None:
                 textpage = page.get_textpage()  # one for all the bands of the page
-                headings = _page_headings(page, textpage)
             text = column_text(page, seg.span, textpage) if seg.span and seg.text.strip() else None
-            out.append(Segment("text", text or seg.text, seg.span, headings))
+            out.append(Segment("text", text) if text else seg)
     finally:
         if textpage is not None:
             textpage.close()
     return out
-
-
-def _page_headings(page: Any, textpage: Any) -> dict[str, int]:
-    """The heading lines of a page by font (:func:`~indexer.extract.headings.emphasised_lines`),
-    ``{}`` when PDFium cannot read its text runs."""
-    try:
-        found = pdfium_page_text(page, textpage)
-    except Exception as exc:  # PdfiumError on an odd page: its text still comes from the table reader
-        log.debug("PDFium text runs failed (%s); no heading lines by font", one_line(exc))
-        return {}
-    return emphasised_lines(found[1]) if found is not None else {}
 
 
 def _fast_page_text(reader: pypdf.PdfReader, page: Any, index: int, warnings: list[str],
