@@ -50,8 +50,8 @@ def quote_block(doc: ExtractedDocument, quote: Quote) -> int | None:
 
 
 def _opens_with(quote: str, heading: str, exact: bool = False) -> bool:
-    """``quote`` opens with ``heading``, or with its title without the clause number ("Other
-    expenses" for "4.1.1. Other expenses"); with ``exact``, it is nothing else."""
+    """``quote`` opens with ``heading``, or with its title without the clause number ("Gym
+    membership" for "7.2.1. Gym membership"); with ``exact``, it is nothing else."""
     title = _CLAUSE_NUMBER.sub("", heading)
     return any(t and (quote == t or (not exact and quote.startswith(t + " "))) for t in (heading, title))
 
