@@ -35,12 +35,13 @@ are removed before values are looked for: they are not values.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from core.ages import ages, stated_ages
 from core.query.definition import defined_term
 from core.text import DURATION_UNITS, STOP_WORDS, nfkc, quantities
 
-VALUE_KINDS = ("phone", "email", "url", "percentage", "duration", "date", "money", "count")
+VALUE_KINDS = ("phone", "email", "url", "percentage", "duration", "date", "money", "count", "age")
 
 
 @dataclass(frozen=True)
@@ -53,12 +54,16 @@ class AnswerType:
             yes/no questions, which Li & Roth do not classify).
         accepts: value kinds (:data:`VALUE_KINDS`) that answer it; empty when no value is required.
         focus: the question's words naming the asked-for thing (``"per-mile rate"``), ``""`` if none.
+        stated: value kinds the question states without asking for a value ("can my son stay on
+            the plan until 27" states an age, :func:`core.ages.stated_ages`): an answering passage
+            should state one too (it is preferred, never required).
     """
 
     kind: str
     coarse: str
     accepts: frozenset[str] = frozenset()
     focus: str = ""
+    stated: frozenset[str] = frozenset()
 
     @property
     def needs_value(self) -> bool:
@@ -155,7 +160,8 @@ def classify(question: str) -> AnswerType:
     typed = [t for t in found if t.needs_value]
     if typed:
         return typed[0]
-    return found[0] if found else AnswerType("description", "DESC", frozenset(), _focus(text))
+    out = found[0] if found else AnswerType("description", "DESC", frozenset(), _focus(text))
+    return replace(out, stated=frozenset({"age"})) if stated_ages(text) else out
 
 
 def value_clause(question: str) -> str:
@@ -244,6 +250,8 @@ def value_kinds(text: str) -> set[str]:
         kinds.add("phone")
         clean = _PHONE.sub(lambda m: " " if _is_phone(m) else m.group(0), clean)
     kinds |= {k for k, rx in (("url", _URL), ("date", _DATE), ("money", _LIMIT)) if rx.search(clean)}
+    if ages(clean):
+        kinds.add("age")
     for q in quantities(clean):
         if q.unit == "ordinal":
             continue
@@ -258,8 +266,11 @@ def value_kinds(text: str) -> set[str]:
 
 
 def satisfies(text: str, answer_type: AnswerType) -> bool:
-    """True when ``answer_type`` needs no value or ``text`` holds a value it accepts."""
-    return not answer_type.needs_value or bool(value_kinds(text) & answer_type.accepts)
+    """True when ``text`` holds a value ``answer_type`` accepts; for a type that needs no value, when
+    ``text`` holds a value of a kind the question states (``stated``), or always when it states none."""
+    if answer_type.needs_value:
+        return bool(value_kinds(text) & answer_type.accepts)
+    return not answer_type.stated or bool(value_kinds(text) & answer_type.stated)
 
 
 def _is_phone(m: re.Match[str]) -> bool:

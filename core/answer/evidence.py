@@ -23,9 +23,11 @@ A table row is checked for a typed value cell by cell, each number with its colu
 Selection (:func:`choose`): the answer leads with the best unit; for a question that needs a value
 (:mod:`core.answer.answer_type`) with the best unit that holds a value of that type (how far it
 trails the best unit is the ``lead_share`` signal, for the calibrated model to weigh), and with the
-best unit right after it when that one is better. Further units must score :data:`ADD_SHARE` of the lead and
-add a question word or a new figure, or score :data:`STRONG_SHARE` of it; near-duplicates (token
-Jaccard ≥ 0.6) are skipped. Headings and page furniture are never quoted.
+best unit right after it when that one is better; likewise for a yes/no question stating an
+age ("can my son stay on the plan until 27?": the best unit stating an age leads). Further units
+must score :data:`ADD_SHARE` of the lead and add a question word or a new figure, or score
+:data:`STRONG_SHARE` of it; near-duplicates (token Jaccard ≥ 0.6) are skipped. Headings and page
+furniture are never quoted.
 """
 
 from __future__ import annotations
@@ -303,7 +305,7 @@ def choose(ranked: Sequence[ScoredUnit], atype: AnswerType, max_units: int) -> l
         return []
     intros = {(s.unit.source, s.unit.text): s for s in ranked if s.unit.text.endswith(":")}
     lead = ranked[0]
-    if atype.needs_value:
+    if atype.needs_value or atype.stated:  # a stated age ("until 27"): the best unit stating one
         lead = next((s for s in ranked if s.typed), lead)
     lead = _as_intro(lead, intros)
     chosen, covered, seen = [lead], set(lead.covered), figures(lead.unit)
