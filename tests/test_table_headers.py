@@ -45,6 +45,8 @@ def test_table_continued_on_the_next_page_gets_the_header_back() -> None:
     assert continued_table(PAGE_ONE, PAGE_ONE.split("\n", 2)[0] + "\n| --- | --- |\n| x | 1 |") is None
     words = "| Region | Office |\n| --- | --- |\n| North | Acme Tower |"
     assert continued_table(PAGE_ONE, words) is None  # a new table: its first row names columns
+    blank = "|  | Share of sum insured |\n| --- | --- |\n| Loss of speech | 50% |"
+    assert continued_table(blank, PAGE_TWO) is None  # a header that names no first column
     three = "| Loss of one finger | 5% | 2% |\n| --- | --- | --- |\n| a | 1 | 2 |"
     assert continued_table(PAGE_ONE, three) is None
 

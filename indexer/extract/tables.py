@@ -207,8 +207,10 @@ def continued_table(previous: str, table: str) -> str | None:
     when the document does not repeat the header on the new page the new part's first *data* row
     is taken for its header (``Loss of a finger | 5%``): its rows lose their column names and that
     row is read as column labels. ``table`` continues ``previous`` when it has the same number of
-    columns, its first row differs from ``previous``'s header and holds a figure in a cell after the
-    first (a header names columns; a data row carries values), the continued-table rule of PDF table
+    columns, ``previous``'s header names every column (no empty cell: a header with blank cells may
+    itself be a part or a sub-header, and repeating it says nothing), ``table``'s first row differs
+    from it and holds a figure in a cell after the first (a header names columns; a data row carries
+    values), the continued-table rule of PDF table
     extraction (a header repeats or is absent on a continuation page; Camelot / Tabula join such
     parts by column count). The caller checks that ``previous`` ends one page and ``table`` starts
     the next."""
@@ -216,7 +218,8 @@ def continued_table(previous: str, table: str) -> str | None:
     if len(old) < 2 or len(new) < 2:
         return None
     head, first = _cells(old[0]), _cells(new[0])
-    if len(head) != len(first) or first == head or not any(_VALUE.search(c) for c in first[1:]):
+    if len(head) != len(first) or first == head or not all(head) \
+            or not any(_VALUE.search(c) for c in first[1:]):
         return None
     return "\n".join([*old[:2], new[0], *new[2:]])
 
