@@ -7,7 +7,7 @@ import pytest
 
 from core.answer.answer_type import classify, satisfies
 from core.answer.evidence import EvidenceFinder
-from core.answer.table_cells import header_unit, identifier_in_table, label_match, typed_row
+from core.answer.table_cells import header_unit, identifier_in_table, typed_row
 from core.llm.base import GenerationRequest
 from core.types import Chunk, ScoredChunk
 
@@ -50,24 +50,3 @@ def test_a_table_row_answers_a_value_question_about_a_grade() -> None:
     evidence = EvidenceFinder(None).find(request)
     assert evidence.signals["type_ok"] == 1.0 and evidence.signals["ids_found"] == 1.0
     assert evidence.chosen[0].unit.text == "A | Munich | 45"
-
-
-INJURIES = ("| Injury | Share of sum insured |\n| --- | --- |\n| Loss of fingers – one | 5% |\n"
-            "| Loss of fingers great - both joints | 10% |\n| Loss of fingers – all | 25% |\n"
-            "| Loss of sight – one eye | 40% |")
-
-
-def test_a_row_label_is_matched_with_every_word_of_the_question() -> None:
-    question = "A Globex engineer lost all his fingers in an accident: what share is payable?"
-    assert label_match(question, "Loss of fingers – all | 25%") == 2 / 4  # fingers, all
-    assert label_match(question, "Loss of fingers great - both joints | 10%") == 1 / 6
-    assert label_match(question, " | 25%") == 0.0
-
-
-def test_the_row_whose_label_names_the_quantifier_is_quoted_first() -> None:
-    chunk = Chunk(chunk_id="c1", path="acme.pdf", text=INJURIES, page=1, page_end=1, section="Benefits",
-                  ordinal=0, text_hash="h")
-    request = GenerationRequest("A Globex engineer lost all his fingers in an accident: what share "
-                                "of the sum insured is payable?", [ScoredChunk(chunk, 0.7, {"rerank": 0.7})])
-    evidence = EvidenceFinder(None).find(request)
-    assert evidence.chosen[0].unit.text == "Loss of fingers – all | 25%"

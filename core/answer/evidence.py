@@ -15,9 +15,7 @@ Unit relevance, each part in [0, 1] (absolute, so it means the same across quest
 * ``source`` — the reranker's score of the unit's source passage.
 
 ``relevance = Σ UNIT_WEIGHTS[f] · f`` (renormalised without ``similarity`` when there is no embedder),
-plus :data:`DEFINITION_BOOST` for the clause that defines the term of a definition question, and
-for a table row :data:`LABEL_WEIGHT` times the share of its label cell's words the question uses
-(:func:`core.answer.table_cells.label_match`: quantifiers such as "all"/"one"/"both" tell rows apart).
+plus :data:`DEFINITION_BOOST` for the clause that defines the term of a definition question.
 
 A table row is checked for a typed value cell by cell, each number with its column header's unit
 (:func:`core.answer.table_cells.typed_row`: "Daily allowance (EUR)" over "45" is an amount).
@@ -46,7 +44,7 @@ from core.answer.binding import binding_signals, bound_in_meaning, title_of
 from core.answer.crosslingual import Translator, cross_signals
 from core.answer.focus import Focus, lexical_binding, question_focus, same_language
 from core.answer.sentences import Unit, embedded_text, quotable, split_units, unit_offset
-from core.answer.table_cells import identifier_in_table, label_match, typed_row
+from core.answer.table_cells import identifier_in_table, typed_row
 from core.bm25 import bm25_scores, idf, scaled
 from core.embedder import Embedder
 from core.llm.base import GenerationRequest
@@ -62,9 +60,6 @@ UNIT_WEIGHTS = {"similarity": 0.45, "coverage": 0.30, "bm25": 0.10, "source": 0.
 """Weights of the unit relevance parts (sum 1); see the module doc."""
 NAME_WEIGHT = 0.25
 DEFINITION_BOOST = 0.3
-LABEL_WEIGHT = 0.05
-"""Weight of a table row's label match (:func:`core.answer.table_cells.label_match`): a tie-break
-between the rows of one table, too small to lift a row over a passage about the question."""
 ADD_SHARE = 0.7
 STRONG_SHARE = 0.85
 NAME_RUN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*")
@@ -216,8 +211,6 @@ class EvidenceFinder:
                      "similarity": max(0.0, float(sims[i])) if sims is not None else 0.0,
                      "source": _source_score(request, u.source)}
             boost = DEFINITION_BOOST if defines and _defines(u.text, defines) else 0.0
-            if u.kind == "row":
-                boost += LABEL_WEIGHT * label_match(request.question, u.text)
             typed = satisfies(typed_row(u.lead, u.text) if u.kind == "row" else texts[i], atype)
             out.append(ScoredUnit(u, _weighted(parts, sims is not None) + boost, parts["coverage"],
                                   parts["similarity"], typed, covered))

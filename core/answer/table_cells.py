@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from core.text import CURRENCIES, DURATION_UNITS, UNITS, stem, terms
+from core.text import CURRENCIES, DURATION_UNITS, UNITS
 
 _PAREN = re.compile(r"\(\s*(?:in\s+)?([^()]{1,15}?)\s*\)|\bin\s+([^\s()]{1,10})\s*$", re.IGNORECASE)
 """A header's unit: "(EUR)", "(in days)", "… in ₹"."""
@@ -80,21 +80,3 @@ def identifier_in_table(identifier: str, text: str) -> bool:
         elif any(i < len(row) and row[i].casefold() == ident for i in columns):
             return True
     return False
-
-
-def label_match(question: str, row: str) -> float:
-    """The share of the words of ``row``'s label cell (its first cell) that the question uses, in
-    [0, 1]; 0.0 for a row without a label.
-
-    Every word counts, stemmed (:func:`core.text.stem`), stop words included: rows of one table
-    often differ only by a quantifier or a small word ("Loss of fingers – all" / "Loss of fingers –
-    one" / "… both"), which content-term matching drops, so a question about "all his fingers" ties
-    them. The label is the row's most specific field (BM25F weighs a document's fields separately:
-    Robertson, Zaragoza & Taylor, "Simple BM25 extension to multiple weighted fields", CIKM 2004):
-    "Loss of fingers – all" matches 4 of its 4 words, "Loss of fingers – both" 3 of 4."""
-    label = cells(row)[0] if row.strip() else ""
-    words = [stem(t) for t in terms(label)]
-    if not words:
-        return 0.0
-    asked = {stem(t) for t in terms(question)}
-    return sum(w in asked for w in words) / len(words)
