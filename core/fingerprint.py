@@ -18,7 +18,7 @@ from core.config import Settings
 if TYPE_CHECKING:
     from core.embedder import Embedder
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """Bump when the stored row layout or the extraction/chunking code changes its output (6: contextual
 chunks, the ``context``/``indexed_text`` chunk columns and the documents' ``language``; 7: complete
 DOCX/PDF/text extraction, the documents' ``extraction_report``; 8: chunks carry
@@ -28,7 +28,8 @@ binarised locally before OCR; 10: OCR'd titles set larger are headings, list mar
 their items are read with them; 11: ``page_breaks`` leads with ``(0, page)`` when a chunk's text
 starts on another page than the chunk's: a heading from the foot of an earlier page, blocks out of
 page order; 12: a number hyphenated at a line end is joined, a clause number glued to the next word
-at a line start is split off)."""
+at a line start is split off; 13: a table's sub-header row of column labels is folded into its
+header row, a table continued on the next page without its header gets the header back)."""
 
 
 def fingerprint_inputs(settings: Settings) -> dict[str, object]:

@@ -6,7 +6,9 @@ across page breaks.
    pages' top or bottom band by position (:func:`~indexer.extract.normalize.edge_keys`, also for two
    pages), before anything is cut into blocks, so no block is furniture only.
 2. Text is cut at heading lines into sections (:class:`~indexer.extract.headings.SectionTracker`),
-   large tables into parts that repeat their header.
+   large tables into parts that repeat their header; a table that opens a page and continues the
+   table ending the previous page without repeating its header gets that header
+   (:func:`~indexer.extract.tables.continued_table`).
 3. A text block that ends a page in mid-sentence (no ``.``, ``!``, ``?``, ``:`` or ``;`` at its end)
    takes the lines of the next page's first block up to the end of that sentence (at most
    :data:`MAX_CARRIED_LINES`), when that block continues the same section: the sentence is then one
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.config import ExtractionSettings
@@ -32,7 +35,7 @@ from indexer.extract.normalize import (
     repeated_lines,
     unglue_clause_numbers,
 )
-from indexer.extract.tables import split_markdown_table, within_tokens
+from indexer.extract.tables import continued_table, split_markdown_table, within_tokens
 
 MAX_CARRIED_LINES = 6
 """Lines of the next page carried back to finish a sentence; a longer run is not one sentence."""
@@ -83,6 +86,7 @@ def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings
     for page_no, (segs, page_texts) in enumerate(zip(pages, texts, strict=True), start=1):
         for seg, text in zip(segs, page_texts, strict=True):
             if seg.kind == "table":
+                text = _continuing(blocks, page_no, text)
                 blocks.extend(Block(path=rel, text=part, page=page_no, section=sections.section,
                                     kind="table") for part in split_markdown_table(text, fits))
                 continue
@@ -99,6 +103,16 @@ def to_blocks(rel: str, pages: list[list[Segment]], settings: ExtractionSettings
                 blocks.append(Block(path=rel, text=part, page=page_no, section=section,
                                     kind="heading" if is_heading else kind))
     return join_page_breaks(blocks, keep), removed
+
+
+def _continuing(blocks: Sequence[Block], page_no: int, table: str) -> str:
+    """``table`` with the header of the table that ends the previous page when it continues that
+    one (:func:`indexer.extract.tables.continued_table`): the last block so far is a table of page
+    ``page_no - 1`` and nothing of page ``page_no`` came before ``table``."""
+    last = blocks[-1] if blocks else None
+    if last is None or last.kind != "table" or last.page != page_no - 1:
+        return table
+    return continued_table(last.text, table) or table
 
 
 RUNNING_LINES = 12

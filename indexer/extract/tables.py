@@ -86,8 +86,61 @@ def header_lines(rows: list[list[str]]) -> list[str]:
 
 
 def to_markdown(rows: list[list[str]]) -> str:
-    """All of ``rows`` (as returned by :func:`clean_rows`) as one markdown table."""
+    """All of ``rows`` (as returned by :func:`clean_rows`) as one markdown table, its sub-header rows
+    folded into the header row (:func:`flatten_header`)."""
+    rows = flatten_header(rows)
     return "\n".join(header_lines(rows) + [_line(r) for r in rows[1:]])
+
+
+LABEL_WORDS = 4
+"""Most words of a column label in a sub-header row; a longer cell is content, not a label."""
+SUBHEADER_ROWS = 2
+"""Most sub-header rows folded into a header."""
+_LABEL = re.compile(r"^(?=.*[^\W\d_]{2})(?!\(?(?:[a-z]|[ivx]{1,4}|\d{1,3})[.)]\s)(?![•\-–*])", re.IGNORECASE)
+"""A column label: holds a word of two letters or more and does not start with a list marker
+("a. …", "(ii) …", "1) …") or a bullet: "Plan A", "Description"; not "a.", "1", "•", "25%"."""
+
+
+def is_label(cell: str) -> bool:
+    """Whether ``cell`` reads as a column label (:data:`_LABEL`, at most :data:`LABEL_WORDS` words)."""
+    return 0 < len(cell.split()) <= LABEL_WORDS and _LABEL.match(cell) is not None
+
+
+def flatten_header(rows: list[list[str]]) -> list[list[str]]:
+    """``rows`` with the sub-header rows under a spanning header cell folded into the header row.
+
+    A header cell that spans columns comes out of PDF/DOCX extraction as the cell followed by empty
+    ones (``Features | Plans | | ``) and the column labels under it as the next row with an empty
+    first cell (`` | Plan A | Plan B | Plan C``). Markdown has one header row, so those labels were
+    a body row that a part of a split table lost. As HTML associates a data cell with every header
+    cell above it (WCAG H43, ``colspan``/multi-row ``thead``; pandas flattens such a MultiIndex
+    the same way), each column's header becomes its spanning label and its own label:
+    ``Features | Plans Plan A | Plans Plan B | Plans Plan C``. Only rows of labels
+    (:func:`is_label`: words, not list markers, numbers or sentences), at most
+    :data:`SUBHEADER_ROWS`, and at least one body row is kept; other tables are returned as they are.
+    """
+    head = rows[0] if rows else []
+    if len(rows) < 3 or not any(c == "" for c in head[1:]) or not head[0]:
+        return rows
+    count = 0
+    for row in rows[1:1 + SUBHEADER_ROWS]:
+        if row[0] or not all(is_label(c) for c in row[1:]):
+            break
+        count += 1
+    if count == 0 or count >= len(rows) - 1:
+        return rows
+    spanned, labels = _spanned(head), rows[1:1 + count]
+    merged = [" ".join(dict.fromkeys(p for p in (spanned[j], *(r[j] for r in labels)) if p))
+              for j in range(len(head))]
+    return [merged, *rows[1 + count:]]
+
+
+def _spanned(head: Sequence[str]) -> list[str]:
+    """Each header cell's text carried right over the empty cells after it (a spanning cell)."""
+    out: list[str] = []
+    for cell in head:
+        out.append(cell or (out[-1] if out else ""))
+    return out
 
 
 def split_markdown_table(table: str, fits: Callable[[str], bool]) -> list[str]:
@@ -141,3 +194,36 @@ def column_list_text(table: str) -> str | None:
     if left != sorted(left) or right != sorted(right) or right[0] <= left[-1]:
         return None
     return "\n".join(columns[0] + columns[1])
+
+
+_VALUE = re.compile(r"\d")
+
+
+def continued_table(previous: str, table: str) -> str | None:
+    """``table`` with ``previous``'s header, when ``table`` continues ``previous`` over a page break;
+    ``None`` otherwise. Both are markdown tables (header, delimiter, body rows).
+
+    A table that runs onto the next page comes out of page-by-page extraction as two tables, and
+    when the document does not repeat the header on the new page the new part's first *data* row
+    is taken for its header (``Loss of a finger | 5%``): its rows lose their column names and that
+    row is read as column labels. ``table`` continues ``previous`` when it has the same number of
+    columns, ``previous``'s header names every column (no empty cell: a header with blank cells may
+    itself be a part or a sub-header, and repeating it says nothing), ``table``'s first row differs
+    from it and holds a figure in a cell after the first (a header names columns; a data row carries
+    values), the continued-table rule of PDF table
+    extraction (a header repeats or is absent on a continuation page; Camelot / Tabula join such
+    parts by column count). The caller checks that ``previous`` ends one page and ``table`` starts
+    the next."""
+    old, new = previous.split("\n"), table.split("\n")
+    if len(old) < 2 or len(new) < 2:
+        return None
+    head, first = _cells(old[0]), _cells(new[0])
+    if len(head) != len(first) or first == head or not all(head) \
+            or not any(_VALUE.search(c) for c in first[1:]):
+        return None
+    return "\n".join([*old[:2], new[0], *new[2:]])
+
+
+def _cells(line: str) -> list[str]:
+    body = line.strip().removeprefix("|").removesuffix("|")
+    return [c.strip() for c in re.split(r"(?<!\\)\|", body)]
