@@ -35,7 +35,7 @@ from core.blobs import BlobStore, make_blob_store
 from core.config import IndexSettings, KeywordSettings
 from core.database import Database
 from core.store_location import StoreLocation
-from core.store_maintenance import ensure_indexes, optimize_table
+from core.store_maintenance import ensure_indexes, optimize_table, prewarm_indexes
 from core.store_replace import RETIRED, RETIRED_FIELD, count_retired, live_where, purge, switch, top_live
 from core.store_schema import (
     DOCUMENTS_SCHEMA,
@@ -300,6 +300,13 @@ class Store:
         tbl = self._chunks()
         return [] if tbl is None else ensure_indexes(tbl, self.keyword, self.index.ann_min_rows,
                                                      self.index.ann_partition_rows)
+
+    def prewarm(self) -> list[str]:
+        """Load the chunks table's indexes (BM25, ANN, BTREEs) into LanceDB's cache ahead of the first
+        question (:func:`core.store_maintenance.prewarm_indexes`); returns the names of the indexes
+        prewarmed (``[]`` without a chunks table)."""
+        tbl = self._chunks()
+        return [] if tbl is None else prewarm_indexes(tbl)
 
     def optimize(self) -> dict[str, object]:
         """Compact both tables, fold new rows into their indexes (with an ANN index: only once
