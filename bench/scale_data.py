@@ -119,6 +119,11 @@ def batches(total: int, texts: list[str], vecs: np.ndarray, vocab: list[str], di
             "ordinal": pa.array(idx % CHUNKS_PER_FILE, pa.int32()), "text": out_texts,
             "text_hash": [hashlib.sha256(x.encode()).hexdigest() for x in out_texts],
             "vector": pa.FixedSizeListArray.from_arrays(pa.array(v.reshape(-1)), dim),
+            # the columns of chunk schema versions 6-8 and of core/store_replace (no title/section
+            # context: the BM25 index covers the text alone, as in the tables built before them)
+            "context": [""] * n, "indexed_text": out_texts,
+            "page_breaks": pa.nulls(n, schema.field("page_breaks").type),
+            "retired": pa.nulls(n, pa.bool_()),
         }, schema=schema)
 
 

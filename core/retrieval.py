@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
+from typing import cast
 
 import numpy as np
 
@@ -65,6 +66,8 @@ from core.types import Chunk, ScoredChunk
 log = logging.getLogger(__name__)
 
 ALL = "**"
+Leg = Callable[[], list[tuple[Chunk, float]]] | Future[list[tuple[Chunk, float]]]
+"""One leg of a fusion: a search to run, or one already running."""
 LEG_THREADS = 2
 """Threads that run a question's legs concurrently (one vector + one BM25 search per query variant)."""
 MAX_SCOPES_REMEMBERED = 256
@@ -230,6 +233,8 @@ class HybridRetriever:
             keywords, plain = self.scoper.strip(keywords, names), without_words(question, names)
         compare = self.settings.diversity == "always" or (
             self.settings.diversity == "auto" and is_comparison(question, len(named)))
+        seen: dict[str, np.ndarray] = {}  # stored vectors of the BM25 legs' rows, by chunk id
+        early = {} if compare and len(named) >= 2 else self._start_keyword(keywords, where, seen)
         translations = self._translations(query, scope, named)
         crossed = None if translations or self.cross is None else \
             self.cross.translate(query, named or self._allowed(scope))
@@ -240,14 +245,14 @@ class HybridRetriever:
         variants = [Variant(None if blind else vectors[0], " ".join(keywords))]
         variants += [Variant(v, keyword_query(t)) for v, t in zip(vectors[1:], translations, strict=True)]
         variants += [Variant(None, "", crossed)] if crossed is not None else []
-        fused = self._candidates(variants, where, named if compare else (), compare)
+        fused = self._candidates(variants, where, named if compare else (), compare, seen, early)
         if self.settings.feedback_terms and crossed is None and not compare:
-            fused = self._with_feedback(query, keywords, variants, fused, where)
+            fused = self._with_feedback(query, keywords, variants, fused, where, seen)
         fused = exact_match_boost(plain, fused, self.settings.exact_weight)
         t2 = time.perf_counter()
         asked = " ".join([plain, *translations, *([crossed.translation.text] if crossed else [])])
         vector = None if blind else vectors[0]
-        chunks, name = self._rerank(asked, fused, k, vector, named if compare else None)
+        chunks, name = self._rerank(asked, fused, k, vector, seen, named if compare else None)
         chunks = with_definition(question, fused[: max(k, self.rerank_settings.candidates)], chunks)
         if self.references is not None:
             chunks = self.references.follow(plain, chunks)
@@ -264,8 +269,20 @@ class HybridRetriever:
                                translations=tuple(translations),
                                translation=crossed.translation if crossed else None)
 
+    def _start_keyword(self, keywords: Sequence[str], where: str | None,
+                       seen: dict[str, np.ndarray]) -> dict[str, Future[list[tuple[Chunk, float]]]]:
+        """The first variant's BM25 leg (the question's ``keywords``), started on the leg threads before
+        the question is embedded, so the embedding and the BM25 search overlap (they used to add up);
+        ``{}`` when the keyword leg is off. Its rows' stored vectors go into ``seen``."""
+        if "keyword" not in self.settings.legs:
+            return {}
+        search = partial(self.store.keyword_search, " ".join(keywords), self.settings.candidates, where,
+                         vectors=seen)
+        return {"keyword": self._submit(search)}
+
     def _with_feedback(self, query: str, keywords: Sequence[str], variants: Sequence[Variant],
-                       fused: list[ScoredChunk], where: str | None) -> list[ScoredChunk]:
+                       fused: list[ScoredChunk], where: str | None,
+                       seen: dict[str, np.ndarray]) -> list[ScoredChunk]:
         """``fused`` again with one more BM25 leg: the question's keywords and the pseudo-relevance
         feedback words of its first pass (:mod:`core.feedback`); ``fused`` when there are none."""
         extra = expansion_terms(query, fused[: self.settings.candidates], self.settings.feedback_docs,
@@ -274,7 +291,7 @@ class HybridRetriever:
             return fused
         log.debug("feedback words %s", extra)
         fed = Variant(None, " ".join([*keywords, *extra]), weight=self.settings.feedback_weight)
-        return self._fuse([*variants, fed], where)
+        return self._fuse([*variants, fed], where, seen=seen)
 
     def _mark_named(self, question: str, chunks: list[ScoredChunk]) -> list[ScoredChunk]:
         """When ``question`` names documents (:meth:`DocumentScoper.named_paths`), each chunk's
@@ -347,23 +364,29 @@ class HybridRetriever:
             allowed = memo[1][key] = sorted(scope_paths(indexed, scope))
         return list(allowed)
 
-    def _candidates(self, variants: Sequence[Variant], where: str | None,
-                    named: Sequence[str], compare: bool = False) -> list[ScoredChunk]:
+    def _candidates(self, variants: Sequence[Variant], where: str | None, named: Sequence[str],
+                    compare: bool = False, seen: dict[str, np.ndarray] | None = None,
+                    started: Mapping[str, Future[list[tuple[Chunk, float]]]] | None = None
+                    ) -> list[ScoredChunk]:
         """Fused candidates of the query ``variants`` (vector or None, keywords); with two or more ``named``
         documents, fused per document and interleaved (:func:`core.diversity.interleave`) so that
         each one reaches the reranker; for another comparison, no document fills more than a quarter
-        of the reranker's pool while others have candidates (:func:`core.diversity.capped`)."""
+        of the reranker's pool while others have candidates (:func:`core.diversity.capped`).
+        ``started``: legs already running (:meth:`_start_keyword`), used for the whole-scope fusion."""
         if len(named) < 2:
-            fused = self._fuse(variants, where)
+            fused = self._fuse(variants, where, seen=seen, started=started)
             return capped(fused, self.rerank_settings.candidates) if compare else fused
-        per_doc = [self._fuse(variants, path_filter([p]), p) for p in named]
+        per_doc = [self._fuse(variants, path_filter([p]), p, seen) for p in named]
         return interleave(per_doc, self.settings.candidates * 2)
 
-    def _fuse(self, variants: Sequence[Variant], where: str | None, path: str | None = None
-              ) -> list[ScoredChunk]:
-        """Each variant's legs, run concurrently (:meth:`_run_legs`), fused in the order they are listed."""
+    def _fuse(self, variants: Sequence[Variant], where: str | None, path: str | None = None,
+              seen: dict[str, np.ndarray] | None = None,
+              started: Mapping[str, Future[list[tuple[Chunk, float]]]] | None = None) -> list[ScoredChunk]:
+        """Each variant's legs, run concurrently (:meth:`_run_legs`), fused in the order they are listed;
+        a leg named in ``started`` is that running search instead of a new one. The BM25 legs put
+        their rows' stored vectors into ``seen``."""
         n = self.settings.candidates
-        searches: dict[str, Callable[[], list[tuple[Chunk, float]]]] = {}
+        searches: dict[str, Leg] = {}
         weights: dict[str, float] = {}
         for i, variant in enumerate(variants):
             tag = f"_{i}" if i else ""  # the first variant's legs keep their plain names
@@ -374,32 +397,37 @@ class HybridRetriever:
                 searches["keyword" + tag] = partial(variant.cross.search, n, None if path is None else {path})
                 weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
             elif "keyword" in self.settings.legs:
-                searches["keyword" + tag] = partial(self.store.keyword_search, variant.keywords, n, where)
+                searches["keyword" + tag] = partial(self.store.keyword_search, variant.keywords, n, where,
+                                                    vectors=seen)
                 weights["keyword" + tag] = self.settings.keyword_weight * variant.weight
+        searches.update((name, leg) for name, leg in (started or {}).items() if name in searches)
         legs = self._run_legs(searches)
         if self.settings.fusion == "convex":
             return convex_fusion(legs, weights)
         return reciprocal_rank_fusion(legs, weights, self.settings.rrf_k)
 
-    def _run_legs(self, searches: dict[str, Callable[[], list[tuple[Chunk, float]]]]
-                  ) -> dict[str, list[tuple[Chunk, float]]]:
-        """Each search's results, in the order given: all but the last on the retriever's threads, the
-        last on the calling thread, so a question always progresses on its own thread even while other
+    def _run_legs(self, searches: Mapping[str, Leg]) -> dict[str, list[tuple[Chunk, float]]]:
+        """Each search's results, in the order given. Searches already running (futures) are waited
+        for; of the others, all but the last run on the retriever's threads and the last on the
+        calling thread, so a question always progresses on its own thread even while other
         questions' searches hold the pool."""
         names = list(searches)
-        pending = {name: self._submit(searches[name]) for name in names[:-1]}
-        last = {names[-1]: searches[names[-1]]()} if names else {}
+        calls = [name for name in names if not isinstance(searches[name], Future)]
+        pending = {name: leg if isinstance(leg, Future) else self._submit(leg)
+                   for name, leg in searches.items() if name not in calls[-1:]}
+        last = {name: cast(Callable[[], list[tuple[Chunk, float]]], searches[name])() for name in calls[-1:]}
         return {name: last[name] if name in last else pending[name].result() for name in names}
 
     def _rerank(self, question: str, fused: list[ScoredChunk], k: int, vector: np.ndarray | None,
-                named: Sequence[str] | None = None) -> tuple[list[ScoredChunk], str]:
+                seen: Mapping[str, np.ndarray], named: Sequence[str] | None = None
+                ) -> tuple[list[ScoredChunk], str]:
         """The best ``k`` (at most ``rerank.keep`` after a reranker); with ``named`` not None (a
         comparison), the whole pool is scored and the kept chunks spread over documents."""
         spread = named is not None
         if self.reranker is None or not fused:
             ranked = fused if spread else fused[:k]
             return (self._spread(ranked, k, named) if spread else ranked), ""
-        pool = self._with_cosines(fused[: max(k, self.rerank_settings.candidates)], vector)
+        pool = self._with_cosines(fused[: max(k, self.rerank_settings.candidates)], vector, seen)
         keep = min(k, self.rerank_settings.keep)
         ranked = self.reranker.rerank(question, pool, keep=len(pool) if spread else keep)
         return (self._spread(ranked, keep, named) if spread else ranked), self.reranker.name
@@ -407,21 +435,26 @@ class HybridRetriever:
     def _spread(self, ranked: list[ScoredChunk], k: int, named: Sequence[str] | None) -> list[ScoredChunk]:
         return diversify(ranked, k, set(named or ()), self.settings.diversity_min_relative)
 
-    def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray | None) -> list[ScoredChunk]:
+    def _with_cosines(self, pool: list[ScoredChunk], vector: np.ndarray | None,
+                      seen: Mapping[str, np.ndarray]) -> list[ScoredChunk]:
         """``pool`` with ``scores["vector"]`` (question/chunk cosine) on every candidate: candidates
-        only the BM25 leg found get it from their stored embeddings (one filtered read, no model call),
-        marked ``scores["vector_filled"] = 1`` (the vector leg did not find them: leg agreement).
-        ``vector`` None (the model cannot read the documents' language): 0.0 on every candidate."""
+        only the BM25 leg found get it from their stored embeddings (``seen``: what the BM25 legs read
+        with their rows; else one filtered read, no model call), marked ``scores["vector_filled"] = 1``
+        (the vector leg did not find them: leg agreement). ``vector`` None (the model cannot read the
+        documents' language): 0.0 on every candidate."""
         if vector is None:
             return [ScoredChunk(sc.chunk, sc.score, {**sc.scores, "vector": 0.0}) for sc in pool]
         missing = [sc.chunk.chunk_id for sc in pool if "vector" not in sc.scores]
         if not missing:
             return pool
-        where = in_filter("chunk_id", missing)
-        rows = self.store.chunk_rows(where=where, columns=["chunk_id", "vector"])
+        stored = {cid: seen[cid] for cid in missing if cid in seen}
+        unread = [cid for cid in missing if cid not in stored]
+        if unread:
+            rows = self.store.chunk_rows(where=in_filter("chunk_id", unread), columns=["chunk_id", "vector"])
+            stored.update((r["chunk_id"], r["vector"]) for r in rows)
         q = np.asarray(vector, dtype=np.float32)
         q = q / (float(np.linalg.norm(q)) or 1.0)
-        cos = {r["chunk_id"]: float(np.asarray(r["vector"], dtype=np.float32) @ q) for r in rows}
+        cos = {cid: float(np.asarray(v, dtype=np.float32) @ q) for cid, v in stored.items()}
         return [sc if sc.chunk.chunk_id not in cos else
                 ScoredChunk(sc.chunk, sc.score,
                             {**sc.scores, "vector": cos[sc.chunk.chunk_id], "vector_filled": 1.0})

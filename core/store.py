@@ -35,7 +35,7 @@ from core.blobs import BlobStore, make_blob_store
 from core.config import IndexSettings, KeywordSettings
 from core.database import Database
 from core.store_location import StoreLocation
-from core.store_maintenance import ensure_indexes, optimize_table
+from core.store_maintenance import ensure_indexes, optimize_table, prewarm_indexes
 from core.store_replace import RETIRED, RETIRED_FIELD, count_retired, live_where, purge, switch, top_live
 from core.store_schema import (
     DOCUMENTS_SCHEMA,
@@ -49,6 +49,7 @@ from core.store_schema import (
     path_filter,
     result_columns,
     row_chunk,
+    rows_with_vectors,
     sql_str,
 )
 from core.store_state import STATE_FILE, IndexState, StatePointer, table_names
@@ -300,6 +301,13 @@ class Store:
         return [] if tbl is None else ensure_indexes(tbl, self.keyword, self.index.ann_min_rows,
                                                      self.index.ann_partition_rows)
 
+    def prewarm(self) -> list[str]:
+        """Load the chunks table's indexes (BM25, ANN, BTREEs) into LanceDB's cache ahead of the first
+        question (:func:`core.store_maintenance.prewarm_indexes`); returns the names of the indexes
+        prewarmed (``[]`` without a chunks table)."""
+        tbl = self._chunks()
+        return [] if tbl is None else prewarm_indexes(tbl)
+
     def optimize(self) -> dict[str, object]:
         """Compact both tables, fold new rows into their indexes (with an ANN index: only once
         ``index.optimize_min_unindexed_rows`` rows are not covered), delete versions older than
@@ -330,12 +338,15 @@ class Store:
         rows = top_live(lambda n: q.limit(n).to_list(), k)
         return [(row_chunk(r), 1.0 - float(r["_distance"])) for r in rows]
 
-    def keyword_search(self, query: str, k: int, where: str | None = None) -> list[tuple[Chunk, float]]:
+    def keyword_search(self, query: str, k: int, where: str | None = None,
+                       vectors: dict[str, np.ndarray] | None = None) -> list[tuple[Chunk, float]]:
         """Top ``k`` chunks by BM25 (LanceDB full-text index); empty for an empty query.
 
         Rows added or updated since the index was built are searched too (LanceDB scans unindexed
         rows) and deleted rows never match, so the results follow every commit; :meth:`optimize`
-        folds new rows into the index.
+        folds new rows into the index. With ``vectors`` (a dict), the same read also returns each
+        result row's stored embedding, put in ``vectors[chunk_id]`` (shape (dim,), float32): the
+        retriever's cosines of BM25-only candidates then need no second read of the table.
         """
         if k <= 0 or not query.strip():
             return []
@@ -344,14 +355,17 @@ class Store:
             return []
         ensure_indexes(tbl, self.keyword, None)  # the shared handle sees the index it created
         names = tbl.schema.names
+        extra = ["vector"] if vectors is not None and "vector" in names else []
         q = (tbl.search(query, query_type="fts", fts_columns=fts_column(names)).limit(k)
-             .select([*result_columns(names), "_score"]))
+             .select([*result_columns(names), *extra, "_score"]))
         if where:
             q = q.where(where, prefilter=True)
         try:
-            rows = top_live(lambda n: q.limit(n).to_list(), k)
+            rows = top_live(lambda n: rows_with_vectors(q.limit(n).to_arrow()) if extra
+                            else q.limit(n).to_list(), k)
         except Exception as exc:  # e.g. a query made only of operators
             log.warning("keyword search failed: %s", exc)
             return []
+        if vectors is not None and extra:
+            vectors.update((r["chunk_id"], r["vector"]) for r in rows)
         return [(row_chunk(r), max(0.0, float(r["_score"]))) for r in rows]
-

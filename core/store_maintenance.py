@@ -139,3 +139,20 @@ def optimize_table(tables: list[Any], cleanup_older_than_s: float,
     log.info("optimized %s (indexes updated: %s) in %.2f s", ",".join(names), ",".join(reindexed) or "none",
              seconds)
     return {"tables": names, "reindexed": reindexed, "seconds": round(seconds, 3)}
+
+
+def prewarm_indexes(tbl: Any) -> list[str]:
+    """Ask LanceDB to load each index of ``tbl`` into its cache now (``Table.prewarm_index``, lancedb
+    docs: "reduce cold-start latency for subsequent queries"), so a serving process's first
+    questions do not each pay for reading index pages from disk. Returns the names of the indexes
+    asked for; an index type LanceDB cannot prewarm is ignored by LanceDB, and a failure is logged
+    (never raised: prewarming is only a hint)."""
+    names = []
+    for ix in tbl.list_indices():
+        try:
+            tbl.prewarm_index(ix.name)
+            names.append(ix.name)
+        except Exception as exc:  # noqa: BLE001 - a hint; the first search reads the index anyway
+            log.info("index %s not prewarmed: %s", ix.name, exc)
+    return names
+

@@ -195,13 +195,15 @@ class App:
         return indexer
 
     def warm_up(self) -> threading.Thread:
-        """Build the answer service and load the embedding model on a background thread, so the first
-        question to a serving process (Slack, or ``policybot ask`` over the local socket) is answered
-        warm. Errors are logged: the first question reports them."""
+        """Build the answer service, load the embedding model and prewarm the store's indexes
+        (:meth:`core.store.Store.prewarm`) on a background thread, so the first question to a serving
+        process (Slack, or ``policybot ask`` over the local socket) is answered warm. Errors are
+        logged: the first question reports them."""
         def load() -> None:
             try:
                 _ = self.answers
                 self.embedder.load()
+                log.info("indexes prewarmed: %s", ", ".join(self.store.prewarm()) or "none")
                 self.models_ready.set()
                 log.info("answer service ready (models loaded)")
             except Exception as exc:  # noqa: BLE001 - the first question raises it again, visibly

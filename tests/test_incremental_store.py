@@ -10,11 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from core.embedder import FakeEmbedder
 from core.store import DOCUMENTS_SCHEMA, Store, sql_str
 from core.store_maintenance import btree_columns, index_types, unindexed_rows
 from core.types import Chunk
 from indexer.pipeline import Indexer
 from tests.incremental_helpers import Factory, build, write_policy
+from tests.retrieval_helpers import add_document
 
 
 def chunk(path: str, i: int, text: str) -> Chunk:
@@ -176,3 +178,13 @@ def test_optimize_reindexes_an_ann_table_only_when_enough_rows_are_unindexed(tmp
     stats = due.optimize()
     assert due.chunks_table_name in stats["reindexed"]  # type: ignore[operator]
     assert unindexed_rows(due.db.open_table(due.chunks_table_name)) == (True, 0)
+
+
+def test_prewarm_asks_for_every_index_of_the_chunks_table(tmp_path: Path) -> None:
+    """A serving process's warm-up loads the chunks table's indexes (names returned); no table: none."""
+    store = Store(tmp_path / "data")
+    assert store.prewarm() == []
+    add_document(store, FakeEmbedder(), "acme/leave.md", ["Acme staff get 25 days of leave.", "Globex none."])
+    assert store.keyword_search("leave", 5)  # builds the BM25 index
+    names = store.prewarm()
+    assert names and set(names) == {ix.name for ix in store._chunks().list_indices()}

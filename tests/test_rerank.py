@@ -303,3 +303,17 @@ def test_offline_reranker_interpolates_retrievals_own_score() -> None:
         "where do I get a new pass after misplacing mine?", pool, 2)}
     assert out["c0"]["rerank_fused"] == pytest.approx(1.0)
     assert out["c1"]["rerank_fused"] == pytest.approx(0.25)
+
+
+def test_a_passages_units_are_split_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The units of a text are memoised: a second rerank of the same passage does not split and count
+    its words again (the same units come back, as a fresh list the caller may change)."""
+    import core.rerank.offline as offline
+
+    text = "Acme staff may carry over five days of leave. Globex staff may not. Initech: ask HR first."
+    first = sentences(text)
+    monkeypatch.setattr(offline, "words", lambda _: (_ for _ in ()).throw(AssertionError("split again")))
+    again = sentences(text)
+    assert again == first and again is not first
+    again.append("changed")
+    assert sentences(text) == first

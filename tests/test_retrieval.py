@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.config import RetrievalSettings
@@ -220,7 +221,7 @@ def _record_threads(retriever: HybridRetriever, search: str) -> list[str]:
 
 
 def test_legs_run_on_the_retrievers_threads(two_docs: HybridRetriever) -> None:
-    seen = _record_threads(two_docs, "vector_search")
+    seen = _record_threads(two_docs, "keyword_search")  # started before the question is embedded
     assert two_docs.retrieve("grace period for premium").chunks
     two_docs.close()
     assert seen and all(name.startswith("retrieval-leg") for name in seen)
@@ -228,7 +229,7 @@ def test_legs_run_on_the_retrievers_threads(two_docs: HybridRetriever) -> None:
 
 
 def test_a_questions_last_leg_runs_on_its_own_thread(two_docs: HybridRetriever) -> None:
-    seen = _record_threads(two_docs, "keyword_search")
+    seen = _record_threads(two_docs, "vector_search")
     assert two_docs.retrieve("grace period for premium").chunks
     assert seen and set(seen) == {threading.current_thread().name}  # progresses while the pool is busy
 
@@ -238,3 +239,49 @@ def test_allowed_paths_follow_a_new_document(two_docs: HybridRetriever) -> None:
     add_document(two_docs.store, two_docs.embedder, "legal/terms.md", ["A grace period of ten days applies."])
     result = two_docs.retrieve("grace period", scope=["legal/**"])
     assert [s.chunk.path for s in result.chunks] == ["legal/terms.md"]
+
+
+def test_the_keyword_leg_searches_while_the_question_is_embedded(two_docs: HybridRetriever) -> None:
+    """The BM25 leg starts before the embedding and the two overlap: the embedding waits (bounded) for
+    the BM25 search to be running, which only happens when it was started first, on another thread."""
+    searching, overlapped = threading.Event(), []
+    search, embed = two_docs.store.keyword_search, two_docs.embedder.embed_query  # type: ignore[attr-defined]
+
+    def keyword_search(*args, **kwargs):  # type: ignore[no-untyped-def]
+        searching.set()
+        return search(*args, **kwargs)
+
+    def embedding(texts):  # type: ignore[no-untyped-def]
+        overlapped.append(searching.wait(timeout=5))
+        return embed(texts)
+
+    two_docs.store.keyword_search = keyword_search  # type: ignore[method-assign]
+    two_docs.embedder.embed_query = embedding  # type: ignore[attr-defined]
+    assert two_docs.retrieve("grace period for premium").chunks
+    assert overlapped == [True]
+
+
+def test_bm25_only_candidates_get_cosines_without_a_second_read(tmp_path: Path) -> None:
+    """A candidate only the BM25 leg found gets its cosine from the vector the BM25 leg read with its
+    row: no ``chunk_id IN (...)`` read, and the same cosine as computed from the stored vector."""
+    store, emb = new_store(tmp_path), FakeEmbedder()
+    filler = " ".join(f"word{i}" for i in range(30))
+    add_document(store, emb, "fees.md", ["Fee.", "A fee.", "The fee.", f"Initech zorblax {filler}."])
+    settings = RetrievalSettings(top_k=8, candidates=2)
+    retriever = HybridRetriever(store, emb, settings, reranker=_ReverseReranker())
+    reads: list[str | None] = []
+    chunk_rows = store.chunk_rows
+
+    def recording(where=None, columns=None):  # type: ignore[no-untyped-def]
+        reads.append(where)
+        return chunk_rows(where=where, columns=columns)
+
+    store.chunk_rows = recording  # type: ignore[method-assign]
+    result = retriever.retrieve("zorblax fee")
+    filled = [s for s in result.chunks if s.scores.get("vector_filled")]
+    assert filled and not [w for w in reads if w and "chunk_id" in w]
+    q = emb.embed_query(["zorblax fee"])[0]
+    stored = {r["chunk_id"]: r["vector"] for r in chunk_rows(columns=["chunk_id", "vector"])}
+    for s in filled:
+        v = np.asarray(stored[s.chunk.chunk_id], dtype=np.float32)
+        assert s.scores["vector"] == pytest.approx(float(v @ (q / np.linalg.norm(q))), abs=1e-6)

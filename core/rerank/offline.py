@@ -86,6 +86,15 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _EMPTY_FIRST_CELL = re.compile(r"\|\s*\|")
 _TABLE_RULE = re.compile(r"\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*")
 def sentences(text: str) -> list[str]:
+    """:func:`_units` of ``text`` as a fresh list. Memoised per text (:data:`TERMS_CACHE` texts): the
+    split counts the words of every unit (:func:`core.text.terms`, number normalisation included),
+    the largest CPU cost of a rerank in a profile of the retrieval path, and the same passages are
+    reranked again by the answerer and by later questions."""
+    return list(_units(text))
+
+
+@lru_cache(maxsize=TERMS_CACHE)
+def _units(text: str) -> tuple[str, ...]:
     """Split ``text`` into scoring units: sentences of prose (at ``.!?;`` and line breaks) and, for
     GitHub-markdown tables, one unit per row prefixed with the table's header (a row alone, e.g.
     ``| Hospital cash | 500 | 1,000 |``, does not say what its numbers are). A row whose first cell
@@ -114,7 +123,7 @@ def sentences(text: str) -> list[str]:
             units.append(f"{header}\n{line}")
             in_rows = True
     kept = [u for u in units if len(words(u)) >= 3][:MAX_SENTENCES]
-    return kept or [text]
+    return tuple(kept or [text])
 
 
 @lru_cache(maxsize=TERMS_CACHE)
