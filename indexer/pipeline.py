@@ -161,7 +161,8 @@ class Indexer:
         at WARNING, at INFO when ``report_failures`` is False (the caller prints ``summary.failures``).
         Removing every indexed document, or more than ``index.max_removal_fraction`` of them, is held
         (nothing removed, recorded for ``status``: :mod:`indexer.removal_guard`; a rebuild is then not
-        started) unless ``allow_removals``; ``summary.held_removals`` counts them.
+        started) unless ``allow_removals``, or ``switch_root`` to another folder than the recorded one
+        (replacing the folder's documents is what was asked); ``summary.held_removals`` counts them.
 
         Raises:
             RootMismatchError: ``root`` is not the folder the index holds (nothing changed).
@@ -179,8 +180,9 @@ class Indexer:
             problems: dict[str, str] = {}
             files = scan(self.root, self.settings, problems)
             summary = IndexSummary()
+            switching = switch_root and self.store.state().root not in (None, "", str(root))
             held = check_removals(self.store, files, problems, self.root, self.settings.index,
-                                  allow=allow_removals)
+                                  allow=allow_removals or switching)
             if held is not None:
                 summary.held_removals, summary.held_reason = held.count, held.reason
                 if shadow.needs_rebuild(self.store, self.fingerprint):
