@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -30,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from core.errors import StoreError
 from core.store_location import BLOBS_FOLDER, StoreLocation
@@ -237,3 +238,25 @@ def check_conditional_writes(blobs: BlobStore, where: str) -> None:
                          "store that enforces them (S3, GCS, Azure Blob, MinIO, SeaweedFS) and no proxy "
                          "that drops the If-None-Match/If-Match headers")
     log.debug("store at %s enforces conditional writes", where)
+
+
+def write_json_record(blobs: BlobStore, key: str, data: dict[str, Any]) -> None:
+    """Replace the JSON object at ``key`` with ``data`` (UTF-8; values JSON cannot hold are written as
+    ``str``). Errors are logged at WARNING, never raised: a full disk or an unreachable store must not
+    stop the caller (a watcher, a reconcile)."""
+    try:
+        blobs.put(key, json.dumps(data, ensure_ascii=False, default=str).encode("utf-8"))
+    except Exception as exc:
+        log.warning("cannot write %s (%s)", key, exc)
+
+
+def read_json_record(blobs: BlobStore, key: str) -> dict[str, Any] | None:
+    """The JSON object at ``key``, or None when there is none, it is unreadable or not an object
+    (logged at DEBUG)."""
+    try:
+        blob = blobs.get(key)
+        data = json.loads(blob.data) if blob is not None else None
+    except (OSError, ValueError) as exc:
+        log.debug("cannot read %s (%s)", key, exc)
+        return None
+    return data if isinstance(data, dict) else None

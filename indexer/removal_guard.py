@@ -16,7 +16,6 @@ a mass deletion must be asked for.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -25,7 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.blobs import BlobStore
+from core.blobs import BlobStore, read_json_record, write_json_record
 from core.config import IndexSettings, Settings
 from indexer.patterns import is_indexable
 from indexer.walk import unscanned
@@ -90,22 +89,13 @@ def hold(blobs: BlobStore, gone: list[str], indexed: int, root: str, problem: st
               "watch stopped: it needs the indexer lease)")
     held = HeldRemovals(len(gone), indexed, tuple(sorted(gone)[:LISTED]), root, reason, time.time())
     log.warning("removals held: %s", reason)
-    try:
-        blobs.put(HELD_KEY, json.dumps(held.to_json(), ensure_ascii=False).encode("utf-8"))
-    except Exception as exc:  # a full disk must not turn a held removal into a failed reconcile
-        log.warning("cannot write %s (%s)", HELD_KEY, exc)
+    write_json_record(blobs, HELD_KEY, held.to_json())  # never raises: a held removal stays held
     return held
 
 
 def read_held(blobs: BlobStore) -> dict[str, Any] | None:
     """The held-removals record (see :meth:`HeldRemovals.to_json`), or None when none is held."""
-    try:
-        blob = blobs.get(HELD_KEY)
-        data = json.loads(blob.data) if blob is not None else None
-    except (OSError, ValueError) as exc:
-        log.debug("cannot read %s (%s)", HELD_KEY, exc)
-        return None
-    return data if isinstance(data, dict) else None
+    return read_json_record(blobs, HELD_KEY)
 
 
 def clear_held(blobs: BlobStore) -> None:

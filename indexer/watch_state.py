@@ -9,11 +9,10 @@ replaces the whole object, so a reader never sees half of one.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
-from core.blobs import BlobStore
+from core.blobs import BlobStore, read_json_record, write_json_record
 
 log = logging.getLogger(__name__)
 
@@ -22,19 +21,10 @@ STATE_KEY = "state/watch.json"
 
 def write_watch_state(blobs: BlobStore, state: dict[str, Any]) -> None:
     """Replace the watcher's state with ``state`` (errors are logged, never raised)."""
-    try:
-        blobs.put(STATE_KEY, json.dumps(state, ensure_ascii=False, default=str).encode("utf-8"))
-    except Exception as exc:  # a full disk or an unreachable store must not stop the watcher
-        log.warning("cannot write %s (%s)", STATE_KEY, exc)
+    write_json_record(blobs, STATE_KEY, state)
 
 
 def read_watch_state(blobs: BlobStore) -> dict[str, Any] | None:
     """The last state written by a watcher on this data dir, or None when there is none (or it is
     unreadable). The watcher may have stopped since: compare ``pid``/``host``/``updated_at``."""
-    try:
-        blob = blobs.get(STATE_KEY)
-        data = json.loads(blob.data) if blob is not None else None
-    except (OSError, ValueError) as exc:
-        log.debug("cannot read %s (%s)", STATE_KEY, exc)
-        return None
-    return data if isinstance(data, dict) else None
+    return read_json_record(blobs, STATE_KEY)
